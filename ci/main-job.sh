@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The main job: builds everything (tests skipped) and runs dev.isthmus.bench.MainJob.
+# Usage: ci/main-job.sh [--size-mib N] [--codecs zstd,lz4_raw,...] [--dir DIR] [--seed N]
+# ISTHMUS_SKIP_BUILD=1 reuses the last build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source ci/env.sh
+if [ "${ISTHMUS_SKIP_BUILD:-0}" != "1" ]; then
+    echo "building (tests skipped) ..."
+    log=$(mktemp)
+    if ! mvn -B -ntp -DskipTests package >"$log" 2>&1; then
+        cat "$log"
+        exit 1
+    fi
+    rm -f "$log"
+fi
+# shellcheck disable=SC2086
+exec java $ISTHMUS_JVM_FLAGS -cp jmh/target/benchmarks.jar dev.isthmus.bench.MainJob "$@"

@@ -1,0 +1,332 @@
+//! The C ABI declared in `include/isthmus.h`.
+//!
+//! This layer only checks and converts what crosses the boundary: raw pointers
+//! become slices, [`Error`]s become a status code plus a message in the caller's
+//! [`IsthmusError`], and panics become [`Status::Internal`]. The work itself lives
+//! in safe modules such as [`crate::compression`].
+//!
+//! Every export runs its body through [`guard`] (or [`guard_infallible`]), so no
+//! panic unwinds into foreign frames.
+
+pub mod arrow;
+pub mod codec;
+pub mod library;
+
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::os::raw::c_char;
+use std::panic::{self, AssertUnwindSafe, PanicHookInfo};
+use std::ptr::{self, addr_of_mut};
+use std::sync::Once;
+
+use crate::error::{Error, Result, Status};
+
+/// `ISTHMUS_ERROR_MESSAGE_CAPACITY`: message bytes including the terminating NUL.
+pub const ERROR_MESSAGE_CAPACITY: usize = 1024;
+
+/// `isthmus_error`: filled by a failing call, owned by the caller.
+#[repr(C)]
+pub struct IsthmusError {
+    pub code: i32,
+    /// Message length in bytes, excluding the terminating NUL.
+    pub message_length: u32,
+    /// NUL-terminated UTF-8.
+    pub message: [c_char; ERROR_MESSAGE_CAPACITY],
+}
+
+/// Runs an export's body: returns `ISTHMUS_OK`, or the error's status after
+/// writing it to `error` (which may be NULL). A panic becomes
+/// `ISTHMUS_ERR_INTERNAL` with its message and location.
+pub(crate) fn guard(error: *mut IsthmusError, body: impl FnOnce() -> Result<()>) -> i32 {
+    match catch(body).and_then(|result| result) {
+        Ok(()) => Status::Ok.code(),
+        Err(e) => {
+            // SAFETY: the header makes `error` NULL or a writable isthmus_error.
+            unsafe { write_error(error, &e) };
+            e.status().code()
+        }
+    }
+}
+
+/// Like [`guard`] for exports that cannot report errors: a panic yields `fallback`.
+pub(crate) fn guard_infallible<T>(fallback: T, body: impl FnOnce() -> T) -> T {
+    catch(body).unwrap_or(fallback)
+}
+
+thread_local! {
+    /// How many guards are active on this thread; the hook stays quiet only then.
+    static GUARD_DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// The last caught panic's "panicked at file:line:col: message".
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The shared guard: catches a panic from `body` and describes it.
+fn catch<T>(body: impl FnOnce() -> T) -> Result<T> {
+    // Thread-locals are gone while a thread exits; the guard must still work then.
+    let depth = |delta: i32| {
+        let _ = GUARD_DEPTH.try_with(|d| d.set(d.get().wrapping_add_signed(delta)));
+    };
+    depth(1);
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        install_panic_hook();
+        body()
+    }));
+    depth(-1);
+    result.map_err(|payload| {
+        let recorded = LAST_PANIC
+            .try_with(|last| last.borrow_mut().take())
+            .ok()
+            .flatten();
+        let message = recorded.unwrap_or_else(|| {
+            // Someone replaced our hook; the payload still has the message.
+            format!(
+                "panicked at an unknown location: {}",
+                payload_text(payload.as_ref())
+            )
+        });
+        drop_payload(payload);
+        Error::internal(message)
+    })
+}
+
+/// Records panics raised inside a guard in [`LAST_PANIC`] instead of printing
+/// them: the library must not write to the host's stderr, and the message goes
+/// to the caller. Panics elsewhere (on threads the host's Rust code runs, say)
+/// still reach the previous hook.
+fn install_panic_hook() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info: &PanicHookInfo<'_>| {
+            let inside_guard = GUARD_DEPTH
+                .try_with(|depth| depth.get() > 0)
+                .unwrap_or(false);
+            if !inside_guard {
+                return previous(info);
+            }
+            let location = info
+                .location()
+                .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
+                .unwrap_or_else(|| "an unknown location".to_owned());
+            let text = info
+                .payload_as_str()
+                .unwrap_or_else(|| payload_text(info.payload()));
+            let message = format!("panicked at {location}: {text}");
+            let _ = LAST_PANIC.try_with(|last| *last.borrow_mut() = Some(message));
+        }));
+    });
+}
+
+fn payload_text(payload: &(dyn Any + Send)) -> &str {
+    if let Some(text) = payload.downcast_ref::<&'static str>() {
+        text
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text
+    } else {
+        "non-string panic payload"
+    }
+}
+
+/// A payload's destructor may itself panic; that must not escape either.
+fn drop_payload(payload: Box<dyn Any + Send>) {
+    if let Err(nested) = panic::catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        std::mem::forget(nested);
+    }
+}
+
+/// Writes `e` into the caller's error struct, truncating the message on a UTF-8
+/// boundary. Uses unaligned raw writes: the memory may be uninitialised, and a
+/// reference to it would assert more than the caller promises.
+///
+/// # Safety
+/// `error` is NULL or points to `size_of::<IsthmusError>()` writable bytes.
+pub(crate) unsafe fn write_error(error: *mut IsthmusError, e: &Error) {
+    if error.is_null() {
+        return;
+    }
+    let text = truncate_message(e.message());
+    // SAFETY: the caller guarantees `error` is writable; the message fits the array.
+    unsafe {
+        addr_of_mut!((*error).code).write_unaligned(e.status().code());
+        addr_of_mut!((*error).message_length).write_unaligned(text.len() as u32);
+        let message = addr_of_mut!((*error).message).cast::<u8>();
+        ptr::copy_nonoverlapping(text.as_ptr(), message, text.len());
+        message.add(text.len()).write(0);
+    }
+}
+
+/// The longest prefix that fits the message array with its NUL, cut on a char
+/// boundary, with interior NULs (which C would read as the end) replaced.
+fn truncate_message(message: &str) -> String {
+    let mut end = message.len().min(ERROR_MESSAGE_CAPACITY - 1);
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = &message[..end];
+    if !cut.contains('\0') {
+        return cut.to_owned();
+    }
+    truncate_message(&cut.replace('\0', "\u{FFFD}"))
+}
+
+/// A caller's `(pointer, length)` input buffer as a slice; NULL is allowed only
+/// with length 0.
+///
+/// # Safety
+/// A non-NULL `ptr` must be readable for `len` bytes for the returned lifetime.
+pub(crate) unsafe fn input_slice<'a>(
+    ptr: *const u8,
+    len: u64,
+    name: &str,
+    len_name: &str,
+) -> Result<&'a [u8]> {
+    let len = checked_len(ptr, len, name, len_name)?;
+    if len == 0 {
+        return Ok(&[]);
+    }
+    // SAFETY: non-NULL (checked above) and readable per the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+/// Like [`input_slice`] for an output buffer.
+///
+/// # Safety
+/// A non-NULL `ptr` must be writable for `len` bytes for the returned lifetime,
+/// and no other live reference may overlap it.
+pub(crate) unsafe fn output_slice<'a>(
+    ptr: *mut u8,
+    len: u64,
+    name: &str,
+    len_name: &str,
+) -> Result<&'a mut [u8]> {
+    let len = checked_len(ptr, len, name, len_name)?;
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    // SAFETY: non-NULL (checked above) and writable per the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+}
+
+fn checked_len<T>(ptr: *const T, len: u64, name: &str, len_name: &str) -> Result<usize> {
+    if ptr.is_null() && len != 0 {
+        return Err(Error::invalid_argument(format!(
+            "{name} is NULL but {len_name} is {len}"
+        )));
+    }
+    usize::try_from(len)
+        .ok()
+        .filter(|&n| n <= isize::MAX as usize && (ptr as usize).checked_add(n).is_some())
+        .ok_or_else(|| {
+            Error::invalid_argument(format!(
+                "{len_name} {len} exceeds the address space ({name} at {ptr:p})"
+            ))
+        })
+}
+
+/// Rejects overlapping input and output buffers, which Rust may not alias and no
+/// codec supports.
+pub(crate) fn check_disjoint(input: &[u8], output: *const u8, output_len: u64) -> Result<()> {
+    let (a_start, a_end) = (
+        input.as_ptr() as u64,
+        input.as_ptr() as u64 + input.len() as u64,
+    );
+    let (b_start, b_end) = (output as u64, (output as u64).saturating_add(output_len));
+    if input.is_empty() || output_len == 0 || a_end <= b_start || b_end <= a_start {
+        return Ok(());
+    }
+    Err(Error::invalid_argument(format!(
+        "input [{a_start:#x}, {a_end:#x}) and output [{b_start:#x}, {b_end:#x}) overlap"
+    )))
+}
+
+/// Checks an out-parameter up front so that a NULL fails before any work is done.
+pub(crate) fn out_param<T>(ptr: *mut T, name: &str) -> Result<*mut T> {
+    if ptr.is_null() {
+        return Err(Error::invalid_argument(format!("{name} is NULL")));
+    }
+    Ok(ptr)
+}
+
+/// Writes a checked out-parameter; only called once the export has succeeded.
+///
+/// # Safety
+/// `ptr` came from [`out_param`] and is writable for a `T`.
+pub(crate) unsafe fn write_out<T>(ptr: *mut T, value: T) {
+    // SAFETY: per the caller; callers' memory need not be aligned for T.
+    unsafe { ptr.write_unaligned(value) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_respects_utf8_and_capacity() {
+        let long = "é".repeat(2000);
+        let cut = truncate_message(&long);
+        assert_eq!(
+            cut.len(),
+            ERROR_MESSAGE_CAPACITY - 2,
+            "1023 would split a 2-byte char"
+        );
+        assert!(cut.chars().all(|c| c == 'é'));
+        let mixed = format!("{}€", "a".repeat(1021));
+        assert_eq!(truncate_message(&mixed), "a".repeat(1021));
+        assert_eq!(truncate_message("a\0b"), "a\u{FFFD}b");
+        assert_eq!(truncate_message(""), "");
+    }
+
+    #[test]
+    fn nested_panics_are_reported_by_the_inner_guard() {
+        let outer = catch(|| {
+            let inner = catch(|| -> () { panic!("inner {}", 1) });
+            assert!(inner.unwrap_err().message().ends_with(": inner 1"));
+            7
+        });
+        assert_eq!(outer.unwrap(), 7);
+        assert_eq!(GUARD_DEPTH.with(Cell::get), 0);
+    }
+
+    #[test]
+    fn non_string_payloads_are_described() {
+        let err = catch(|| std::panic::panic_any(42u8)).unwrap_err();
+        assert_eq!(err.status(), Status::Internal);
+        assert!(
+            err.message().ends_with(": non-string panic payload"),
+            "{err}"
+        );
+        assert!(
+            err.message().starts_with("panicked at src/ffi/mod.rs:"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn lengths_are_checked() {
+        let err = unsafe { input_slice(ptr::null(), 65536, "input", "input_size") }.unwrap_err();
+        assert_eq!(err.message(), "input is NULL but input_size is 65536");
+        assert!(
+            unsafe { input_slice(ptr::null(), 0, "input", "input_size") }
+                .unwrap()
+                .is_empty()
+        );
+        let byte = 0u8;
+        let err = unsafe { input_slice(&byte, u64::MAX, "input", "input_size") }.unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("input_size 18446744073709551615 exceeds the address space"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn overlap_is_detected() {
+        let buffer = [0u8; 100];
+        let base = buffer.as_ptr();
+        assert!(check_disjoint(&buffer[..50], unsafe { base.add(50) }, 50).is_ok());
+        assert!(check_disjoint(&buffer[..51], unsafe { base.add(50) }, 50).is_err());
+        assert!(check_disjoint(&buffer[10..20], base, 11).is_err());
+        assert!(check_disjoint(&buffer[10..20], base, 10).is_ok());
+        assert!(check_disjoint(&buffer[..0], base, 100).is_ok());
+    }
+}

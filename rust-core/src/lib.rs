@@ -1,0 +1,19 @@
+//! Isthmus's native core: Parquet's compression codecs (and later its decoding)
+//! behind a small C ABI that Java 25 calls through the FFM API.
+//!
+//! `include/isthmus.h` is the contract. The crate is split so that the C ABI stays
+//! a thin shell around safe Rust:
+//!
+//! - [`error`]: status codes mirroring the header, and the [`error::Error`] type.
+//! - [`compression`]: the codecs over byte slices, each wrapping a statically
+//!   linked C library (zstd, snappy, lz4, zlib, brotli).
+//! - [`ffi`]: the exports; pointer validation, error reporting, panic containment.
+//!
+//! The build links every codec statically (see `build.rs`), so libisthmus.so needs
+//! only libc, libm and libgcc_s at run time.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod compression;
+pub mod error;
+pub mod ffi;
