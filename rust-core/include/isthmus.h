@@ -18,7 +18,9 @@
  * Panics.   No Rust panic crosses this boundary. Every export catches unwinding and
  *           reports it as ISTHMUS_ERR_INTERNAL with the panic message and location.
  * Memory.   The library never frees memory it did not allocate, and never keeps a
- *           pointer it was given past the return of the call that received it.
+ *           pointer it was given past the return of the call that received it, except
+ *           Arrow structs a function documents as moved in (the library then calls
+ *           their release callback later; see "Arrow exchange" below).
  *           Pointers returned by the library point to static storage unless stated.
  * Pointers. A NULL pointer with a non-zero length is ISTHMUS_ERR_INVALID_ARGUMENT;
  *           a NULL pointer with a zero length means an empty buffer.
@@ -40,7 +42,7 @@ extern "C" {
 
 /* Version of this contract. The Java loader refuses a library whose
  * isthmus_abi_version() differs from the value its bindings were generated with. */
-#define ISTHMUS_ABI_VERSION 1
+#define ISTHMUS_ABI_VERSION 2
 
 /* ---------------------------------------------------------------- status codes */
 
@@ -178,6 +180,55 @@ struct ArrowArray {
 };
 
 #endif /* ARROW_C_DATA_INTERFACE */
+
+/* ---------------------------------------------------------------- Arrow exchange */
+
+/* Arrow structs crossing this boundary follow docs/ownership.md. In brief: a struct the
+ * library fills (an "out" struct, allocated by the caller) belongs to the caller, who calls
+ * its release callback exactly once, from any thread. A struct the caller passes in with a
+ * non-NULL release is moved into the library: on return, success or not, the caller's
+ * struct has release == NULL and the library calls the original release exactly once,
+ * possibly later and from another thread. */
+
+/* Counters of the Arrow data the library holds, for leak checks and metrics. */
+typedef struct isthmus_arrow_stats {
+    /* Arrays (top-level) the library exported whose release has not been called yet. */
+    int64_t exported_live;
+    /* Arrays the library has exported since it was loaded. */
+    int64_t exported_total;
+    /* Bytes of the buffers behind exported arrays not yet released, counting children a
+     * consumer moved out of a released parent; a buffer shared by two exports counts twice. */
+    int64_t exported_bytes_live;
+    /* Arrays moved into the library that it has not released yet. */
+    int64_t imported_live;
+    /* Arrays moved into the library since it was loaded. */
+    int64_t imported_total;
+} isthmus_arrow_stats;
+
+/* Writes the current counters to *out. Errors: INVALID_ARGUMENT (NULL out). */
+int32_t isthmus_arrow_stats_get(isthmus_arrow_stats *out, isthmus_error *error);
+
+/* Moves `array`/`schema` into the library, validates them completely against the Arrow
+ * C Data Interface (format strings, buffer counts and sizes, offsets, dictionary indices,
+ * child lengths), and exports a deep copy in library-owned memory into the caller's
+ * `out_array`/`out_schema`, which the caller must release. The input is released before
+ * return. Used to prove that both directions of the exchange agree.
+ * Errors: INVALID_ARGUMENT (NULL pointers, an input already released, an invalid array,
+ *         naming the field path and what is wrong), UNSUPPORTED (a format the library
+ *         does not implement), OUT_OF_MEMORY. On error nothing is written to the out
+ *         structs. */
+int32_t isthmus_arrow_echo(struct ArrowArray *array, struct ArrowSchema *schema,
+                           struct ArrowArray *out_array, struct ArrowSchema *out_schema,
+                           isthmus_error *error);
+
+/* Computes the canonical checksum of the logical values of `array` (defined in
+ * docs/arrow-checksum.md: FNV-1a 64 over a per-value serialisation in which a dictionary
+ * array hashes like its decoded values) and writes it to *out_checksum. Borrows the
+ * structs: ownership stays with the caller. The array is validated as by
+ * isthmus_arrow_echo first.
+ * Errors: as isthmus_arrow_echo. */
+int32_t isthmus_arrow_checksum(const struct ArrowArray *array, const struct ArrowSchema *schema,
+                               uint64_t *out_checksum, isthmus_error *error);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,10 @@
 //! - [`error`]: status codes mirroring the header, and the [`error::Error`] type.
 //! - [`compression`]: the codecs over byte slices, each wrapping a statically
 //!   linked C library (zstd, snappy, lz4, zlib, brotli).
+//! - [`arrow`]: Arrow types, buffers and arrays, and both sides of the Arrow C
+//!   Data Interface (export with release callbacks, validated import).
+//! - [`parquet`]: the Parquet format layer: Thrift metadata, the schema tree,
+//!   value and level encodings, page checksums.
 //! - [`ffi`]: the exports; pointer validation, error reporting, panic containment.
 //!
 //! The build links every codec statically (see `build.rs`), so libisthmus.so needs
@@ -14,6 +18,8 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod arrow;
 pub mod compression;
 pub mod error;
 pub mod ffi;
+pub mod parquet;

@@ -321,7 +321,15 @@ fn struct_layouts_match_the_c_compiler() {
         .into_iter()
         .map(|(tag, _)| tag)
         .collect();
-    assert_eq!(structs, ["isthmus_error", "ArrowSchema", "ArrowArray"]);
+    assert_eq!(
+        structs,
+        [
+            "isthmus_error",
+            "ArrowSchema",
+            "ArrowArray",
+            "isthmus_arrow_stats"
+        ]
+    );
 
     let probe = probe();
     let rust = unsafe { CStr::from_ptr(library::isthmus_layout_manifest()) }
@@ -413,6 +421,7 @@ fn rust_type_to_c(ty: &str) -> String {
         "c_int" => "int",
         "c_void" | "()" => "void",
         "IsthmusError" => "isthmus_error",
+        "IsthmusArrowStats" => "isthmus_arrow_stats",
         "ArrowSchema" => "struct ArrowSchema",
         "ArrowArray" => "struct ArrowArray",
         other => panic!("no C spelling for Rust type `{other}`; extend rust_type_to_c"),

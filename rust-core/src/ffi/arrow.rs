@@ -9,6 +9,7 @@ pub const ARROW_FLAG_NULLABLE: i64 = 2;
 pub const ARROW_FLAG_MAP_KEYS_SORTED: i64 = 4;
 
 #[repr(C)]
+#[derive(Debug)]
 pub struct ArrowSchema {
     pub format: *const c_char,
     pub name: *const c_char,
@@ -22,6 +23,7 @@ pub struct ArrowSchema {
 }
 
 #[repr(C)]
+#[derive(Debug)]
 pub struct ArrowArray {
     pub length: i64,
     pub null_count: i64,

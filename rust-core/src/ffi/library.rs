@@ -6,12 +6,13 @@ use std::mem::{align_of, offset_of, size_of};
 use std::sync::OnceLock;
 
 use super::arrow::{ArrowArray, ArrowSchema};
+use super::arrow_exchange::IsthmusArrowStats;
 use super::{guard, guard_infallible, IsthmusError};
 use crate::error::Result;
 
 /// `ISTHMUS_ABI_VERSION`: bump with any change to an export, a struct or the
 /// meaning of a constant.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 const VERSION: &CStr =
     match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
@@ -105,6 +106,18 @@ fn layout_manifest() -> &'static CStr {
                 private_data
             ]
         );
+        line!(
+            out,
+            "isthmus_arrow_stats",
+            IsthmusArrowStats,
+            [
+                exported_live,
+                exported_total,
+                exported_bytes_live,
+                imported_live,
+                imported_total
+            ]
+        );
         CString::new(out).expect("the manifest has no NUL")
     })
 }
@@ -124,7 +137,9 @@ mod tests {
              ArrowSchema 72 8 format@0 name@8 metadata@16 flags@24 n_children@32 children@40 \
              dictionary@48 release@56 private_data@64\n\
              ArrowArray 80 8 length@0 null_count@8 offset@16 n_buffers@24 n_children@32 buffers@40 \
-             children@48 dictionary@56 release@64 private_data@72\n"
+             children@48 dictionary@56 release@64 private_data@72\n\
+             isthmus_arrow_stats 40 8 exported_live@0 exported_total@8 exported_bytes_live@16 \
+             imported_live@24 imported_total@32\n"
         );
         assert_eq!(
             isthmus_layout_manifest(),
@@ -137,6 +152,6 @@ mod tests {
     fn version_is_the_package_version() {
         let version = unsafe { CStr::from_ptr(isthmus_version()) };
         assert_eq!(version.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
-        assert_eq!(isthmus_abi_version(), 1);
+        assert_eq!(isthmus_abi_version(), 2);
     }
 }

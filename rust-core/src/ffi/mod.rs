@@ -9,6 +9,7 @@
 //! panic unwinds into foreign frames.
 
 pub mod arrow;
+pub mod arrow_exchange;
 pub mod codec;
 pub mod library;
 

@@ -40,7 +40,7 @@ class LayoutContractTest {
                 assertEquals(offset, (long) type.getMethod(field + "$offset").invoke(null), name + "." + field + "$offset()");
             }
         }
-        assertEquals(List.of("isthmus_error", "ArrowSchema", "ArrowArray"), structs);
+        assertEquals(List.of("isthmus_error", "ArrowSchema", "ArrowArray", "isthmus_arrow_stats"), structs);
     }
 
     @Test

@@ -1,0 +1,407 @@
+//! Arrow buffers: [`MutableBuffer`] to build one, [`Buffer`] to share it once
+//! built, whether the library allocated it or a foreign owner keeps it alive.
+//!
+//! Library allocations are 64-byte aligned and padded to a multiple of 64 bytes,
+//! as the Arrow format recommends, so consumers may use aligned SIMD loads.
+
+use std::alloc::{self, Layout};
+use std::any::Any;
+use std::fmt;
+use std::mem::size_of_val;
+use std::ptr::{self, NonNull};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+
+pub const ALIGNMENT: usize = 64;
+
+/// Bytes the library has allocated for buffers and not yet freed.
+static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
+
+/// Bytes currently allocated by [`MutableBuffer`]s and the [`Buffer`]s frozen from
+/// them: zero when nothing built here is alive, which leak tests check.
+pub fn allocated_bytes() -> usize {
+    ALLOCATED.load(Ordering::Relaxed)
+}
+
+/// A value that may be copied into a buffer as its native-endian bytes: a plain
+/// number without padding, for which every bit pattern is valid.
+pub trait NativeType: sealed::Sealed + Copy + Send + Sync + 'static {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! native {
+    ($($t:ty),+) => {$(
+        impl sealed::Sealed for $t {}
+        impl NativeType for $t {}
+    )+};
+}
+native!(i8, i16, i32, i64, i128, u8, u16, u32, u64, f32, f64);
+
+/// The address of an empty buffer: never dereferenced, but aligned like a real one.
+fn dangling() -> NonNull<u8> {
+    #[repr(align(64))]
+    struct Aligned;
+    NonNull::<Aligned>::dangling().cast()
+}
+
+fn layout(capacity: usize) -> Result<Layout> {
+    Layout::from_size_align(capacity, ALIGNMENT).map_err(|_| too_large(capacity))
+}
+
+fn too_large(bytes: usize) -> Error {
+    Error::out_of_memory(format!(
+        "a buffer of {bytes} bytes exceeds what the library will allocate"
+    ))
+}
+
+/// A growable byte buffer. Growing never panics on a failed allocation: it
+/// returns `OutOfMemory`, because sizes often come from foreign input.
+pub struct MutableBuffer {
+    ptr: NonNull<u8>,
+    len: usize,
+    capacity: usize,
+}
+
+// SAFETY: the buffer owns its allocation exclusively, like a Vec<u8>.
+unsafe impl Send for MutableBuffer {}
+// SAFETY: shared access only reads.
+unsafe impl Sync for MutableBuffer {}
+
+impl MutableBuffer {
+    pub fn new() -> MutableBuffer {
+        MutableBuffer {
+            ptr: dangling(),
+            len: 0,
+            capacity: 0,
+        }
+    }
+
+    pub fn with_capacity(bytes: usize) -> Result<MutableBuffer> {
+        let mut buffer = MutableBuffer::new();
+        buffer.reserve(bytes)?;
+        Ok(buffer)
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: the first `len` bytes are initialised and owned by self.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: as for as_slice, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// Makes room for `additional` more bytes, at least doubling the capacity so
+    /// that pushes stay amortised O(1).
+    pub fn reserve(&mut self, additional: usize) -> Result<()> {
+        let required = self
+            .len
+            .checked_add(additional)
+            .ok_or_else(|| too_large(usize::MAX))?;
+        if required <= self.capacity {
+            return Ok(());
+        }
+        let capacity = required
+            .max(self.capacity.saturating_mul(2))
+            .checked_next_multiple_of(ALIGNMENT)
+            .ok_or_else(|| too_large(required))?;
+        self.reallocate(capacity)
+    }
+
+    fn reallocate(&mut self, capacity: usize) -> Result<()> {
+        let new_layout = layout(capacity)?;
+        let ptr = if self.capacity == 0 {
+            // SAFETY: the layout has a non-zero size (capacity > len >= 0 and a multiple of 64).
+            unsafe { alloc::alloc(new_layout) }
+        } else {
+            // SAFETY: ptr was allocated with layout(self.capacity), which succeeded
+            // before; the new size is non-zero and fits isize (checked by `layout`).
+            unsafe { alloc::realloc(self.ptr.as_ptr(), layout(self.capacity)?, capacity) }
+        };
+        self.ptr = NonNull::new(ptr).ok_or_else(|| {
+            Error::out_of_memory(format!("allocating a buffer of {capacity} bytes failed"))
+        })?;
+        ALLOCATED.fetch_add(capacity - self.capacity, Ordering::Relaxed);
+        self.capacity = capacity;
+        Ok(())
+    }
+
+    pub fn push<T: NativeType>(&mut self, value: T) -> Result<()> {
+        self.extend_from_slice(std::slice::from_ref(&value))
+    }
+
+    pub fn extend_from_slice<T: NativeType>(&mut self, values: &[T]) -> Result<()> {
+        let bytes = size_of_val(values);
+        self.reserve(bytes)?;
+        // SAFETY: reserve made room for `bytes` more; NativeType values have no
+        // padding, so all their bytes are initialised; the regions cannot overlap
+        // because self is borrowed mutably.
+        unsafe {
+            ptr::copy_nonoverlapping(
+                values.as_ptr().cast::<u8>(),
+                self.ptr.as_ptr().add(self.len),
+                bytes,
+            );
+        }
+        self.len += bytes;
+        Ok(())
+    }
+
+    /// Appends zero bytes; bitmaps grow this way so that unset bits read as 0.
+    pub fn extend_zeros(&mut self, bytes: usize) -> Result<()> {
+        self.reserve(bytes)?;
+        // SAFETY: reserve made room for `bytes` more.
+        unsafe { self.ptr.as_ptr().add(self.len).write_bytes(0, bytes) };
+        self.len += bytes;
+        Ok(())
+    }
+
+    pub fn freeze(self) -> Buffer {
+        let this = std::mem::ManuallyDrop::new(self);
+        Buffer {
+            bytes: Arc::new(Bytes {
+                ptr: this.ptr,
+                len: this.len,
+                owner: Owner::Allocation {
+                    capacity: this.capacity,
+                },
+            }),
+        }
+    }
+}
+
+impl Default for MutableBuffer {
+    fn default() -> Self {
+        MutableBuffer::new()
+    }
+}
+
+impl Drop for MutableBuffer {
+    fn drop(&mut self) {
+        // SAFETY: ptr/capacity describe this buffer's own allocation.
+        unsafe { free(self.ptr, self.capacity) }
+    }
+}
+
+impl fmt::Debug for MutableBuffer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MutableBuffer({} of {} bytes)", self.len, self.capacity)
+    }
+}
+
+/// # Safety
+/// `ptr` was allocated by [`MutableBuffer`] with this `capacity` (0: nothing to free).
+unsafe fn free(ptr: NonNull<u8>, capacity: usize) {
+    if capacity == 0 {
+        return;
+    }
+    if let Ok(layout) = layout(capacity) {
+        // SAFETY: per the caller; the layout is the one allocated with.
+        unsafe { alloc::dealloc(ptr.as_ptr(), layout) };
+        ALLOCATED.fetch_sub(capacity, Ordering::Relaxed);
+    }
+}
+
+/// An immutable, cheaply cloned buffer.
+#[derive(Clone)]
+pub struct Buffer {
+    bytes: Arc<Bytes>,
+}
+
+struct Bytes {
+    ptr: NonNull<u8>,
+    len: usize,
+    owner: Owner,
+}
+
+enum Owner {
+    Allocation {
+        capacity: usize,
+    },
+    /// Whatever keeps foreign memory alive; dropping it lets the memory go.
+    Foreign {
+        _keep_alive: Box<dyn Any + Send + Sync>,
+    },
+}
+
+// SAFETY: the bytes are never written after construction, and the owner is
+// Send + Sync, so the memory may be read and released from any thread.
+unsafe impl Send for Bytes {}
+// SAFETY: as above.
+unsafe impl Sync for Bytes {}
+
+impl Drop for Bytes {
+    fn drop(&mut self) {
+        if let Owner::Allocation { capacity } = self.owner {
+            // SAFETY: a frozen MutableBuffer's allocation.
+            unsafe { free(self.ptr, capacity) }
+        }
+    }
+}
+
+impl Buffer {
+    /// Wraps `len` bytes at `ptr` without copying; `owner` is dropped (releasing
+    /// the memory) when the last clone of the buffer is.
+    ///
+    /// # Safety
+    /// `ptr` is readable for `len` bytes, and the memory is not written, for as
+    /// long as `owner` is alive.
+    pub unsafe fn from_foreign(
+        ptr: NonNull<u8>,
+        len: usize,
+        owner: impl Any + Send + Sync,
+    ) -> Buffer {
+        Buffer {
+            bytes: Arc::new(Bytes {
+                ptr,
+                len,
+                owner: Owner::Foreign {
+                    _keep_alive: Box::new(owner),
+                },
+            }),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.len == 0
+    }
+
+    pub fn as_ptr(&self) -> *const u8 {
+        self.bytes.ptr.as_ptr()
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: `len` readable bytes, kept alive by self (allocation or owner).
+        unsafe { std::slice::from_raw_parts(self.bytes.ptr.as_ptr(), self.bytes.len) }
+    }
+}
+
+impl From<MutableBuffer> for Buffer {
+    fn from(buffer: MutableBuffer) -> Buffer {
+        buffer.freeze()
+    }
+}
+
+impl PartialEq for Buffer {
+    fn eq(&self, other: &Buffer) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Buffer {}
+
+impl fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Buffer({:02x?})", self.as_slice())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Status;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn pushes_grow_aligned_and_padded() {
+        let mut buffer = MutableBuffer::new();
+        assert_eq!(buffer.as_ptr_for_test() as usize % ALIGNMENT, 0);
+        for i in 0..100i32 {
+            buffer.push(i).unwrap();
+        }
+        buffer.push(1.5f64).unwrap();
+        buffer.extend_from_slice(&[7u8, 8]).unwrap();
+        buffer.push(-1i128).unwrap();
+        assert_eq!(buffer.len(), 400 + 8 + 2 + 16);
+        assert_eq!(buffer.capacity() % ALIGNMENT, 0);
+        assert_eq!(buffer.as_ptr_for_test() as usize % ALIGNMENT, 0);
+        let bytes = buffer.freeze();
+        assert_eq!(&bytes.as_slice()[396..400], &99i32.to_ne_bytes());
+        assert_eq!(&bytes.as_slice()[400..408], &1.5f64.to_ne_bytes());
+        assert_eq!(&bytes.as_slice()[408..410], &[7, 8]);
+        assert_eq!(&bytes.as_slice()[410..], &[0xff; 16]);
+        assert_eq!(bytes.as_ptr() as usize % ALIGNMENT, 0);
+        let clone = bytes.clone();
+        drop(bytes);
+        assert_eq!(clone.len(), 426);
+    }
+
+    #[test]
+    fn zeros_are_zero_even_after_reuse() {
+        let mut dirty = MutableBuffer::with_capacity(256).unwrap();
+        dirty.extend_from_slice(&[0xffu8; 256]).unwrap();
+        drop(dirty);
+        let mut buffer = MutableBuffer::new();
+        buffer.push(0xabu8).unwrap();
+        buffer.extend_zeros(300).unwrap();
+        assert_eq!(buffer.as_slice()[0], 0xab);
+        assert!(buffer.as_slice()[1..].iter().all(|&b| b == 0));
+        buffer.as_mut_slice()[5] = 1;
+        assert_eq!(buffer.freeze().as_slice()[5], 1);
+    }
+
+    #[test]
+    fn impossible_sizes_are_out_of_memory_not_a_panic() {
+        for bytes in [usize::MAX, isize::MAX as usize, 1 << 62] {
+            let err = MutableBuffer::with_capacity(bytes).unwrap_err();
+            assert_eq!(err.status(), Status::OutOfMemory, "{bytes}: {err}");
+        }
+        let mut buffer = MutableBuffer::new();
+        buffer.push(1u8).unwrap();
+        let err = buffer.reserve(usize::MAX).unwrap_err();
+        assert_eq!(err.status(), Status::OutOfMemory);
+        assert_eq!(
+            buffer.as_slice(),
+            &[1],
+            "a failed reserve keeps the contents"
+        );
+    }
+
+    #[test]
+    fn foreign_memory_lives_as_long_as_its_owner() {
+        static DROPPED: AtomicBool = AtomicBool::new(false);
+        struct Owner(Vec<u8>);
+        impl Drop for Owner {
+            fn drop(&mut self) {
+                DROPPED.store(true, Ordering::SeqCst);
+            }
+        }
+        let owner = Owner(vec![1, 2, 3]);
+        let ptr = NonNull::new(owner.0.as_ptr().cast_mut()).unwrap();
+        // SAFETY: the Vec's heap memory does not move when the Owner does.
+        let buffer = unsafe { Buffer::from_foreign(ptr, 3, owner) };
+        let clone = buffer.clone();
+        drop(buffer);
+        assert!(!DROPPED.load(Ordering::SeqCst));
+        assert_eq!(clone.as_slice(), &[1, 2, 3]);
+        drop(clone);
+        assert!(DROPPED.load(Ordering::SeqCst));
+    }
+
+    impl MutableBuffer {
+        fn as_ptr_for_test(&self) -> *const u8 {
+            self.ptr.as_ptr()
+        }
+    }
+}
