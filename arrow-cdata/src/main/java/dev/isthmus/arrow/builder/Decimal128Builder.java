@@ -1,0 +1,71 @@
+package dev.isthmus.arrow.builder;
+
+import dev.isthmus.arrow.types.ArrowField;
+import dev.isthmus.arrow.types.ArrowType;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import org.apache.flink.table.data.DecimalData;
+
+/**
+ * Arrow {@code decimal128(P, S)}: the unscaled value as 16 bytes of little-endian two's
+ * complement. Values must have the field's scale and at most its precision in digits; anything
+ * else fails naming the field, because rounding silently would change the data.
+ */
+public final class Decimal128Builder extends FixedWidthBuilder {
+    private final int precision;
+    private final int scale;
+    /** 10^precision, when it fits a long (precision up to 18); else unused. */
+    private final long compactBound;
+    private final BigInteger bound;
+
+    Decimal128Builder(ArrowField field, String path, BufferAllocator allocator) {
+        super(field, path, allocator, 16);
+        ArrowType.Decimal type = (ArrowType.Decimal) field.type();
+        this.precision = type.precision();
+        this.scale = type.scale();
+        this.bound = BigInteger.TEN.pow(precision);
+        this.compactBound = precision <= 18 ? bound.longValueExact() : Long.MAX_VALUE;
+    }
+
+    /** Appends a Flink decimal, compact ones without touching {@link java.math.BigDecimal}. */
+    public void append(DecimalData value) {
+        if (value.scale() != scale) {
+            throw new IllegalArgumentException("field '" + displayPath() + "' is DECIMAL(" + precision + ", " + scale
+                    + ") but got " + value + " with scale " + value.scale());
+        }
+        if (value.isCompact()) {
+            appendUnscaled(value.toUnscaledLong());
+        } else {
+            appendUnscaled(value.toBigDecimal().unscaledValue());
+        }
+    }
+
+    /** Appends the decimal whose unscaled value is {@code unscaled} (its value is unscaled / 10^scale). */
+    public void appendUnscaled(long unscaled) {
+        // Every long has at most 19 digits, so only precisions up to 18 can overflow here.
+        if (precision <= 18 && (unscaled >= compactBound || unscaled <= -compactBound)) {
+            throw tooManyDigits(BigInteger.valueOf(unscaled));
+        }
+        write(unscaled, unscaled >> 63);
+    }
+
+    public void appendUnscaled(BigInteger unscaled) {
+        if (unscaled.abs().compareTo(bound) >= 0) {
+            throw tooManyDigits(unscaled);
+        }
+        // Below 10^38 < 2^127, so the low and high longs are exact.
+        write(unscaled.longValue(), unscaled.shiftRight(64).longValue());
+    }
+
+    private void write(long low, long high) {
+        int slot = appendValidSlot();
+        long at = (long) slot << 4;
+        values.set(ValueLayout.JAVA_LONG, at, low);
+        values.set(ValueLayout.JAVA_LONG, at + 8, high);
+    }
+
+    private IllegalArgumentException tooManyDigits(BigInteger unscaled) {
+        return new IllegalArgumentException("field '" + displayPath() + "' is DECIMAL(" + precision + ", " + scale
+                + ") but unscaled value " + unscaled + " has more than " + precision + " digits");
+    }
+}

@@ -1,0 +1,16 @@
+package dev.isthmus.arrow.builder;
+
+import dev.isthmus.arrow.types.ArrowField;
+import java.lang.foreign.ValueLayout;
+
+/** Arrow 64-bit IEEE floats, bits kept as given (NaN payloads, -0.0). */
+public final class Float64Builder extends FixedWidthBuilder {
+    Float64Builder(ArrowField field, String path, BufferAllocator allocator) {
+        super(field, path, allocator, 8);
+    }
+
+    public void append(double value) {
+        int slot = appendValidSlot();
+        values.set(ValueLayout.JAVA_DOUBLE, (long) slot << 3, value);
+    }
+}

@@ -1,0 +1,16 @@
+package dev.isthmus.arrow.builder;
+
+import dev.isthmus.arrow.types.ArrowField;
+import java.lang.foreign.ValueLayout;
+
+/** Arrow 16-bit integers (signed or not: the bits are stored as given). */
+public final class Int16Builder extends FixedWidthBuilder {
+    Int16Builder(ArrowField field, String path, BufferAllocator allocator) {
+        super(field, path, allocator, 2);
+    }
+
+    public void append(short value) {
+        int slot = appendValidSlot();
+        values.set(ValueLayout.JAVA_SHORT, (long) slot << 1, value);
+    }
+}

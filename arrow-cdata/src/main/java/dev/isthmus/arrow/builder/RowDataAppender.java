@@ -1,0 +1,96 @@
+package dev.isthmus.arrow.builder;
+
+import dev.isthmus.arrow.types.ArrowField;
+import dev.isthmus.arrow.types.TypeMapping;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Appends Flink rows to a batch: one Arrow struct array with a child per field of a
+ * {@link RowType}, laid out by {@link TypeMapping#toArrow(String, org.apache.flink.table.types.logical.LogicalType)}.
+ * Works with every {@link RowData} implementation (binary, generic, columnar, joined), through the
+ * typed getters of {@code RowData}, {@code ArrayData} and {@code MapData} only, chosen once per
+ * field when the appender is made. The row kind is not recorded.
+ *
+ * <p><b>Failure.</b> A row that cannot be appended (a null in a NOT NULL field, a
+ * {@code BINARY(n)} value of another length, a decimal with too many digits, a timestamp out of
+ * range, a batch past 2 GiB of strings in one field) fails with an
+ * {@link IllegalArgumentException} naming the row's index in the batch and the field's path.
+ * None of that row remains: the batch holds exactly the rows appended before it, and appending
+ * (or finishing) can go on.
+ *
+ * <p>Not thread-safe.
+ */
+public final class RowDataAppender implements AutoCloseable {
+    private final ArrowField field;
+    private final StructBuilder batch;
+    private final FieldWriter[] writers;
+
+    public RowDataAppender(RowType rowType, BufferAllocator allocator) {
+        // The batch itself is never null: only its fields can be.
+        this.field = TypeMapping.toArrow("", rowType.copy(false));
+        this.batch = (StructBuilder) ArrowBuilder.forField(field, allocator);
+        this.writers = FieldWriters.forFields(rowType, batch);
+    }
+
+    /** The batch's Arrow field: a non-nullable struct named "" with one child per row field. */
+    public ArrowField field() {
+        return field;
+    }
+
+    /** Rows in the current batch. */
+    public int rowCount() {
+        return batch.length();
+    }
+
+    /**
+     * Appends one row.
+     *
+     * @throws IllegalArgumentException if the row does not fit the schema; the batch is then as
+     *     it was before this call
+     */
+    public void append(RowData row) {
+        int rowIndex = batch.length();
+        int fieldIndex = -1;
+        try {
+            if (row.getArity() != writers.length) {
+                throw new IllegalArgumentException("the row has " + row.getArity() + " fields, the schema "
+                        + writers.length);
+            }
+            for (fieldIndex = 0; fieldIndex < writers.length; fieldIndex++) {
+                writers[fieldIndex].write(row, fieldIndex);
+            }
+            batch.append();
+        } catch (Error e) {
+            batch.truncate(rowIndex);
+            throw e;
+        } catch (RuntimeException e) {
+            batch.truncate(rowIndex);
+            // The builders' own messages name the full path; anything else (a generic row holding
+            // the wrong class, say) gets the top-level field it came from.
+            String where = e instanceof IllegalArgumentException || fieldIndex < 0 || fieldIndex >= writers.length
+                    ? "" : "field '" + field.child(fieldIndex).name() + "': ";
+            throw new IllegalArgumentException("cannot append row " + rowIndex + " of the batch: " + where
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Hands the batch over (see {@link ArrowBuilder#finish()}) and starts the next one, with
+     * fresh buffers of the same capacity.
+     */
+    public FinishedArray finish() {
+        return batch.finish();
+    }
+
+    /** Discards the batch, keeping the buffers for the next one. */
+    public void reset() {
+        batch.reset();
+    }
+
+    /** Frees the buffers of the current batch; finished batches are not affected. */
+    @Override
+    public void close() {
+        batch.close();
+    }
+}

@@ -1,0 +1,97 @@
+package dev.isthmus.arrow.cdata;
+
+import dev.isthmus.arrow.builder.NativeBuffer;
+import dev.isthmus.arrow.memory.MemoryTracker;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The memory of one export: a shared arena holding its structs, pointer arrays and strings, plus
+ * the data buffers it took over, reference-counted by its structs. When the last struct is
+ * released (on whatever thread the consumer releases it) the arena closes and the buffers are
+ * freed, so a child moved out and released after its parent still finds its memory alive.
+ */
+final class ExportArena {
+    private final Arena arena = Arena.ofShared();
+    private final MemoryTracker tracker;
+    /** Whether this export is an array, counted by {@link MemoryTracker#arrayOpened()}. */
+    private final boolean array;
+    private final AtomicInteger liveStructs = new AtomicInteger();
+    /** Ids of the structs registered so far, to take back if the export fails half-way. */
+    private final List<Long> registered = new ArrayList<>();
+    /**
+     * Written last by the exporting thread and read first by the thread that releases last: this
+     * volatile publishes the rest of the object (arenaBytes) to that thread.
+     */
+    private volatile List<NativeBuffer> buffers = List.of();
+    private long arenaBytes;
+
+    ExportArena(MemoryTracker tracker, boolean array) {
+        this.tracker = tracker;
+        this.array = array;
+    }
+
+    MemorySegment allocate(MemoryLayout layout) {
+        arenaBytes += layout.byteSize();
+        return arena.allocate(layout);
+    }
+
+    MemorySegment allocate(MemoryLayout element, long count) {
+        arenaBytes += element.byteSize() * count;
+        return arena.allocate(element, count);
+    }
+
+    MemorySegment allocateString(String value) {
+        MemorySegment string = arena.allocateFrom(value);
+        arenaBytes += string.byteSize();
+        return string;
+    }
+
+    /** Records one more struct of this export; returns the id for its {@code private_data}. */
+    long register(ExportKind kind, MemorySegment[] dependents) {
+        long id = ExportRegistry.register(new ExportedStruct(kind, this, dependents));
+        registered.add(id);
+        liveStructs.incrementAndGet();
+        return id;
+    }
+
+    /**
+     * Makes the export live: the buffers are now freed with the arena, and the memory (and, for
+     * an array, the array) is counted as Java's until the last release.
+     */
+    void publish(List<NativeBuffer> takenBuffers) {
+        registered.clear();
+        tracker.allocated(arenaBytes);
+        if (array) {
+            tracker.arrayOpened();
+        }
+        buffers = takenBuffers;
+    }
+
+    /** Undoes an export that failed before {@link #publish}: nothing was counted or handed out. */
+    void abandon() {
+        for (long id : registered) {
+            ExportRegistry.remove(id);
+        }
+        arena.close();
+    }
+
+    /** One struct of this export was released; the last one frees everything. */
+    void structReleased() {
+        if (liveStructs.decrementAndGet() == 0) {
+            List<NativeBuffer> owned = buffers;
+            arena.close();
+            for (NativeBuffer buffer : owned) {
+                buffer.free();
+            }
+            tracker.freed(arenaBytes);
+            if (array) {
+                tracker.arrayClosed();
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.isthmus.arrow.cdata;
+
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.types.ArrowField;
+import dev.isthmus.ffm.gen.ArrowArray;
+import dev.isthmus.ffm.gen.ArrowSchema;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+
+/**
+ * An Arrow array produced by the native library and now owned by Java: the
+ * {@code ArrowArray}/{@code ArrowSchema} pair, their buffers (still in native memory, read in
+ * place through {@link #view()}), and the duty to release them exactly once.
+ *
+ * <p>{@link #close()} calls the producer's release callbacks and then closes the arena every
+ * view's segments belong to, so reading after close throws {@link IllegalStateException}
+ * rather than touching freed memory. Closing twice does nothing. See docs/ownership.md.
+ */
+public final class ImportedArray implements AutoCloseable {
+    private final Arena arena;
+    private final MemorySegment array;
+    private final MemorySegment schema;
+    private final MemoryTracker tracker;
+    private final ArrowField field;
+    private final ArrowArrayView view;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private ImportedArray(Arena arena, MemorySegment array, MemorySegment schema, MemoryTracker tracker,
+            ArrowField field, ArrowArrayView view) {
+        this.arena = arena;
+        this.array = array;
+        this.schema = schema;
+        this.tracker = tracker;
+        this.field = field;
+        this.view = view;
+    }
+
+    /**
+     * Allocates empty structs, lets {@code producer} fill them (typically a native call that
+     * takes them as out-parameters), and takes ownership of what it produced.
+     *
+     * <p>If the producer throws, or what it produced is not a valid array, whatever it filled
+     * in is released and the exception propagates: nothing leaks either way.
+     *
+     * @param producer receives the {@code ArrowArray} and {@code ArrowSchema} to fill
+     */
+    public static ImportedArray receive(MemoryTracker tracker, BiConsumer<MemorySegment, MemorySegment> producer) {
+        Arena arena = Arena.ofShared();
+        MemorySegment array;
+        MemorySegment schema;
+        try {
+            array = ArrowArray.allocate(arena);
+            schema = ArrowSchema.allocate(arena);
+            tracker.allocated(ArrowArray.sizeof() + ArrowSchema.sizeof());
+        } catch (Throwable t) {
+            arena.close();
+            throw t;
+        }
+        try {
+            producer.accept(array, schema);
+            if (ArrowArray.release(array).equals(MemorySegment.NULL)) {
+                throw new IllegalStateException("the producer did not fill the ArrowArray (release is NULL)");
+            }
+            ArrowField field = SchemaImport.read(schema);
+            ArrowArrayView view = ArrowArrayView.read(array, field, arena);
+            tracker.arrayOpened();
+            return new ImportedArray(arena, array, schema, tracker, field, view);
+        } catch (Throwable t) {
+            releaseAndFree(arena, array, schema, tracker);
+            throw t;
+        }
+    }
+
+    public ArrowField field() {
+        return field;
+    }
+
+    /** The array's buffers, valid until {@link #close()}. */
+    public ArrowArrayView view() {
+        return view;
+    }
+
+    public long length() {
+        return view.length();
+    }
+
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /** Releases the producer's memory. Safe to call more than once, from any thread. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            tracker.arrayClosed();
+            releaseAndFree(arena, array, schema, tracker);
+        }
+    }
+
+    private static void releaseAndFree(Arena arena, MemorySegment array, MemorySegment schema, MemoryTracker tracker) {
+        try {
+            MemorySegment releaseArray = ArrowArray.release(array);
+            if (!releaseArray.equals(MemorySegment.NULL)) {
+                ArrowArray.release.invoke(releaseArray, array);
+            }
+            MemorySegment releaseSchema = ArrowSchema.release(schema);
+            if (!releaseSchema.equals(MemorySegment.NULL)) {
+                ArrowSchema.release.invoke(releaseSchema, schema);
+            }
+        } finally {
+            tracker.freed(ArrowArray.sizeof() + ArrowSchema.sizeof());
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.isthmus.arrow.memory;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Accounts for the off-heap memory and the Arrow arrays that Java owns, per owner (an allocator,
+ * a reader, a writer), in a tree whose root covers the whole JVM. Every count propagates to the
+ * ancestors, so the root answers "what does Isthmus hold right now" and a reader's node answers
+ * it for that reader; later the source and sink report these as Flink metrics.
+ *
+ * <p>Thread-safe: counts are atomics, updated from whichever thread allocates or releases
+ * (a release callback may run on a native thread).
+ */
+public final class MemoryTracker implements AutoCloseable {
+    private static final MemoryTracker ROOT = new MemoryTracker("isthmus", null);
+
+    private final String name;
+    private final MemoryTracker parent;
+    private final ConcurrentLinkedQueue<MemoryTracker> children = new ConcurrentLinkedQueue<>();
+    private final AtomicLong liveBytes = new AtomicLong();
+    private final AtomicLong allocatedBytes = new AtomicLong();
+    private final AtomicLong peakBytes = new AtomicLong();
+    private final AtomicLong liveArrays = new AtomicLong();
+    private final AtomicLong arrays = new AtomicLong();
+
+    private MemoryTracker(String name, MemoryTracker parent) {
+        this.name = name;
+        this.parent = parent;
+    }
+
+    /** The JVM-wide root. */
+    public static MemoryTracker root() {
+        return ROOT;
+    }
+
+    /** A new tracker under this one, for one owner; close it when the owner is done. */
+    public MemoryTracker child(String childName) {
+        MemoryTracker child = new MemoryTracker(Objects.requireNonNull(childName, "name"), this);
+        children.add(child);
+        return child;
+    }
+
+    /** The owner's path from the root, e.g. {@code isthmus/source-3/reader}. */
+    public String path() {
+        return parent == null ? name : parent.path() + "/" + name;
+    }
+
+    /** Records {@code bytes} of memory taken by this owner. */
+    public void allocated(long bytes) {
+        for (MemoryTracker t = this; t != null; t = t.parent) {
+            long live = t.liveBytes.addAndGet(bytes);
+            t.allocatedBytes.addAndGet(bytes);
+            t.peakBytes.accumulateAndGet(live, Math::max);
+        }
+    }
+
+    /** Records {@code bytes} of this owner's memory given back. */
+    public void freed(long bytes) {
+        for (MemoryTracker t = this; t != null; t = t.parent) {
+            t.liveBytes.addAndGet(-bytes);
+        }
+    }
+
+    /** Records an Arrow array (imported or exported) that this owner is now responsible for. */
+    public void arrayOpened() {
+        for (MemoryTracker t = this; t != null; t = t.parent) {
+            t.liveArrays.incrementAndGet();
+            t.arrays.incrementAndGet();
+        }
+    }
+
+    /** Records that such an array has been released. */
+    public void arrayClosed() {
+        for (MemoryTracker t = this; t != null; t = t.parent) {
+            t.liveArrays.decrementAndGet();
+        }
+    }
+
+    public long liveBytes() {
+        return liveBytes.get();
+    }
+
+    public long allocatedBytes() {
+        return allocatedBytes.get();
+    }
+
+    public long peakBytes() {
+        return peakBytes.get();
+    }
+
+    public long liveArrays() {
+        return liveArrays.get();
+    }
+
+    /** Arrays this owner has been responsible for, released or not. */
+    public long arrays() {
+        return arrays.get();
+    }
+
+    public List<MemoryTracker> children() {
+        return List.copyOf(children);
+    }
+
+    /**
+     * Detaches this tracker from its parent. The owner must have given everything back first;
+     * anything still live is a leak and is reported as one.
+     *
+     * @throws IllegalStateException if memory or arrays are still live
+     */
+    @Override
+    public void close() {
+        if (parent == null) {
+            throw new UnsupportedOperationException("the root tracker cannot be closed");
+        }
+        parent.children.remove(this);
+        if (liveBytes() != 0 || liveArrays() != 0) {
+            throw new IllegalStateException(this + " closed while still holding memory");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryTracker[" + path() + ": " + liveBytes() + " bytes and " + liveArrays() + " arrays live, "
+                + allocatedBytes() + " bytes allocated in all, peak " + peakBytes() + "]";
+    }
+}

@@ -1,0 +1,25 @@
+package dev.isthmus.arrow.memory;
+
+import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.NativeLibrary;
+import dev.isthmus.ffm.gen.isthmus_arrow_stats;
+import dev.isthmus.ffm.gen.isthmus_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/** The native library's own count of the Arrow arrays it holds ({@code isthmus_arrow_stats}). */
+public record NativeArrowStats(long exportedLive, long exportedTotal, long exportedBytesLive, long importedLive,
+        long importedTotal) {
+
+    public static NativeArrowStats read() {
+        NativeLibrary.require();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment stats = isthmus_arrow_stats.allocate(arena);
+            MemorySegment error = NativeErrors.allocate(arena);
+            NativeErrors.check(isthmus_h.isthmus_arrow_stats_get(stats, error), error);
+            return new NativeArrowStats(isthmus_arrow_stats.exported_live(stats),
+                    isthmus_arrow_stats.exported_total(stats), isthmus_arrow_stats.exported_bytes_live(stats),
+                    isthmus_arrow_stats.imported_live(stats), isthmus_arrow_stats.imported_total(stats));
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.isthmus.arrow.vector;
+
+import dev.isthmus.arrow.cdata.ArrowArrayView;
+import dev.isthmus.arrow.types.ArrowType;
+import org.apache.flink.table.data.columnar.vector.ColumnVector;
+
+/** Builds the Flink vector that reads an imported Arrow array in place. */
+public final class ArrowVectors {
+    private ArrowVectors() {}
+
+    public static ColumnVector of(ArrowArrayView view) {
+        return of(view, 0);
+    }
+
+    /**
+     * @param inheritedOffset the offsets of enclosing structs, which Arrow applies to children
+     */
+    static ColumnVector of(ArrowArrayView view, long inheritedOffset) {
+        long offset = view.offset() + inheritedOffset;
+        if (view.field().isDictionaryEncoded()) {
+            ArrowType.Int index = view.field().dictionaryIndex();
+            return new DictionaryVector(view.validity(), view.buffer(1), offset, index.bitWidth(), index.signed(),
+                    of(view.dictionary(), 0));
+        }
+        var validity = view.validity();
+        return switch (view.field().type()) {
+            case ArrowType.Null n -> NullVector.INSTANCE;
+            case ArrowType.Bool b -> new PrimitiveVectors.Booleans(validity, view.buffer(1), offset);
+            case ArrowType.Int i -> switch (i.bitWidth()) {
+                case 8 -> new PrimitiveVectors.Bytes(validity, view.buffer(1), offset);
+                case 16 -> new PrimitiveVectors.Shorts(validity, view.buffer(1), offset);
+                case 32 -> new PrimitiveVectors.Ints(validity, view.buffer(1), offset);
+                default -> new PrimitiveVectors.Longs(validity, view.buffer(1), offset);
+            };
+            case ArrowType.Float32 f -> new PrimitiveVectors.Floats(validity, view.buffer(1), offset);
+            case ArrowType.Float64 d -> new PrimitiveVectors.Doubles(validity, view.buffer(1), offset);
+            case ArrowType.Decimal d -> new ValueVectors.Decimals(validity, view.buffer(1), offset);
+            case ArrowType.Date d -> d.days() ? new PrimitiveVectors.Ints(validity, view.buffer(1), offset)
+                    : new PrimitiveVectors.ScaledLongsAsInts(validity, view.buffer(1), offset, 86_400_000L);
+            case ArrowType.Time t -> switch (t.unit()) {
+                case SECOND -> new PrimitiveVectors.SecondsAsMillis(validity, view.buffer(1), offset);
+                case MILLISECOND -> new PrimitiveVectors.Ints(validity, view.buffer(1), offset);
+                case MICROSECOND -> new PrimitiveVectors.ScaledLongsAsInts(validity, view.buffer(1), offset, 1_000L);
+                case NANOSECOND -> new PrimitiveVectors.ScaledLongsAsInts(validity, view.buffer(1), offset, 1_000_000L);
+            };
+            case ArrowType.Timestamp t -> new ValueVectors.Timestamps(validity, view.buffer(1), offset, t.unit());
+            case ArrowType.Utf8 u -> new ValueVectors.VariableBytes(validity, view.buffer(1), view.buffer(2), offset,
+                    u.large());
+            case ArrowType.Binary b -> new ValueVectors.VariableBytes(validity, view.buffer(1), view.buffer(2), offset,
+                    b.large());
+            case ArrowType.FixedSizeBinary w -> new ValueVectors.FixedBytes(validity, view.buffer(1), offset,
+                    w.byteWidth());
+            case ArrowType.Struct s -> new NestedVectors.Rows(validity, offset, children(view, offset));
+            case ArrowType.List l -> new NestedVectors.Lists(validity, view.buffer(1), offset, l.large(),
+                    of(view.child(0), 0));
+            case ArrowType.Map m -> {
+                ArrowArrayView entries = view.child(0);
+                long entriesOffset = entries.offset();
+                yield new NestedVectors.Maps(validity, view.buffer(1), offset, of(entries.child(0), entriesOffset),
+                        of(entries.child(1), entriesOffset));
+            }
+        };
+    }
+
+    /** The vectors of a struct's fields, with the struct's offset carried into them. */
+    static ColumnVector[] children(ArrowArrayView struct, long structOffset) {
+        ColumnVector[] columns = new ColumnVector[struct.childCount()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = of(struct.child(c), structOffset);
+        }
+        return columns;
+    }
+}

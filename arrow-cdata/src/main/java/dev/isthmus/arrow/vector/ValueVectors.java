@@ -1,0 +1,138 @@
+package dev.isthmus.arrow.vector;
+
+import dev.isthmus.arrow.types.ArrowType.TimeUnit;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
+import org.apache.flink.table.data.columnar.vector.DecimalColumnVector;
+import org.apache.flink.table.data.columnar.vector.TimestampColumnVector;
+
+/** Flink vectors whose values Flink wants as objects: decimals, timestamps and byte strings. */
+final class ValueVectors {
+    private ValueVectors() {}
+
+    /** Arrow decimal128 (16 bytes, little-endian two's complement) as Flink DecimalData. */
+    static final class Decimals extends ValidityVector implements DecimalColumnVector {
+        private final MemorySegment values;
+
+        Decimals(MemorySegment validity, MemorySegment values, long offset) {
+            super(validity, offset);
+            this.values = values;
+        }
+
+        @Override
+        public DecimalData getDecimal(int i, int precision, int scale) {
+            long at = (offset + i) * 16;
+            long low = values.get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+            long high = values.get(ValueLayout.JAVA_LONG_UNALIGNED, at + 8);
+            if (high == (low >> 63) && DecimalData.isCompact(precision)) {
+                return DecimalData.fromUnscaledLong(low, precision, scale);
+            }
+            byte[] bigEndian = new byte[16];
+            for (int b = 0; b < 8; b++) {
+                bigEndian[15 - b] = (byte) (low >>> (8 * b));
+                bigEndian[7 - b] = (byte) (high >>> (8 * b));
+            }
+            return DecimalData.fromBigDecimal(new BigDecimal(new BigInteger(bigEndian), scale), precision, scale);
+        }
+    }
+
+    /** Arrow timestamps of any unit, with or without zone, as Flink TimestampData (UTC epoch based). */
+    static final class Timestamps extends ValidityVector implements TimestampColumnVector {
+        private final MemorySegment values;
+        private final TimeUnit unit;
+
+        Timestamps(MemorySegment validity, MemorySegment values, long offset, TimeUnit unit) {
+            super(validity, offset);
+            this.values = values;
+            this.unit = unit;
+        }
+
+        @Override
+        public TimestampData getTimestamp(int i, int precision) {
+            long v = values.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, offset + i);
+            return switch (unit) {
+                case SECOND -> TimestampData.fromEpochMillis(Math.multiplyExact(v, 1000L));
+                case MILLISECOND -> TimestampData.fromEpochMillis(v);
+                case MICROSECOND -> TimestampData.fromEpochMillis(Math.floorDiv(v, 1000L),
+                        (int) Math.floorMod(v, 1000L) * 1000);
+                case NANOSECOND -> TimestampData.fromEpochMillis(Math.floorDiv(v, 1_000_000L),
+                        (int) Math.floorMod(v, 1_000_000L));
+            };
+        }
+    }
+
+    /**
+     * Arrow utf8/binary (32- or 64-bit offsets). Flink's {@code Bytes} must point into a
+     * {@code byte[]}, so the first read copies the batch's whole data buffer to the heap once
+     * (one bulk copy instead of one allocation and copy per value); later reads are views.
+     */
+    static final class VariableBytes extends ValidityVector implements BytesColumnVector {
+        private final MemorySegment offsets;
+        private final MemorySegment data;
+        private final boolean large;
+        private byte[] heapData;
+
+        VariableBytes(MemorySegment validity, MemorySegment offsets, MemorySegment data, long offset, boolean large) {
+            super(validity, offset);
+            this.offsets = offsets;
+            this.data = data;
+            this.large = large;
+        }
+
+        @Override
+        public Bytes getBytes(int i) {
+            long index = offset + i;
+            long start;
+            long end;
+            if (large) {
+                start = offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, index);
+                end = offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, index + 1);
+            } else {
+                start = offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, index);
+                end = offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, index + 1);
+            }
+            byte[] heap = heapData;
+            if (heap == null) {
+                if (data.byteSize() > Integer.MAX_VALUE - 16) {
+                    return new Bytes(data.asSlice(start, end - start).toArray(ValueLayout.JAVA_BYTE), 0,
+                            (int) (end - start));
+                }
+                heap = data.toArray(ValueLayout.JAVA_BYTE);
+                heapData = heap;
+            }
+            return new Bytes(heap, (int) start, Math.toIntExact(end - start));
+        }
+    }
+
+    /** Arrow fixed-size binary as Flink bytes; copied to the heap once, like {@link VariableBytes}. */
+    static final class FixedBytes extends ValidityVector implements BytesColumnVector {
+        private final MemorySegment data;
+        private final int width;
+        private byte[] heapData;
+
+        FixedBytes(MemorySegment validity, MemorySegment data, long offset, int width) {
+            super(validity, offset);
+            this.data = data;
+            this.width = width;
+        }
+
+        @Override
+        public Bytes getBytes(int i) {
+            long start = (offset + i) * width;
+            byte[] heap = heapData;
+            if (heap == null) {
+                if (data.byteSize() > Integer.MAX_VALUE - 16) {
+                    return new Bytes(data.asSlice(start, width).toArray(ValueLayout.JAVA_BYTE), 0, width);
+                }
+                heap = data.toArray(ValueLayout.JAVA_BYTE);
+                heapData = heap;
+            }
+            return new Bytes(heap, (int) start, width);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package dev.isthmus.arrow.vector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.RandomRows;
+import dev.isthmus.arrow.builder.BufferAllocator;
+import dev.isthmus.arrow.builder.FinishedArray;
+import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.cdata.ArrowExporter;
+import dev.isthmus.arrow.cdata.ImportedArray;
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.gen.ArrowArray;
+import dev.isthmus.ffm.gen.ArrowSchema;
+import dev.isthmus.ffm.gen.isthmus_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.columnar.ColumnarRowData;
+import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
+import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.BinaryType;
+import org.apache.flink.table.types.logical.BooleanType;
+import org.apache.flink.table.types.logical.DateType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.FloatType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.MapType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.SmallIntType;
+import org.apache.flink.table.types.logical.TimeType;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.flink.table.types.logical.TinyIntType;
+import org.apache.flink.table.types.logical.VarBinaryType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Random rows go Java builders -> export -> the native library (which validates, copies and
+ * re-exports them) -> import -> Arrow-backed Flink vectors, and must read back exactly as the
+ * same rows do through Flink's own heap vectors, and as the rows themselves.
+ */
+@ExtendWith(LeakCheckExtension.class)
+class ArrowVsHeapVectorsTest {
+    /** Every type Flink has a heap vector for, flat and nested. */
+    static final RowType HEAP_TYPES = RowType.of(new LogicalType[] {
+        new BooleanType(), new TinyIntType(), new SmallIntType(), new IntType(), new BigIntType(false),
+        new FloatType(), new DoubleType(), new DateType(), new TimeType(), new TimestampType(6),
+        new TimestampType(9), new LocalZonedTimestampType(6), new VarCharType(VarCharType.MAX_LENGTH),
+        new VarBinaryType(VarBinaryType.MAX_LENGTH), new BinaryType(16),
+        RowType.of(new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"a", "b"}),
+        new ArrayType(new BigIntType()),
+        new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), new DoubleType()),
+    }, new String[] {
+        "bool", "i8", "i16", "i32", "i64", "f32", "f64", "date", "time", "ts6", "ts9", "ltz6", "str", "bin", "fixed",
+        "point", "longs", "weights"
+    });
+
+    private final MemoryTracker tracker = MemoryTracker.root().child("ArrowVsHeapVectorsTest");
+    private final BufferAllocator allocator = new BufferAllocator(tracker);
+
+    @AfterEach
+    void closeTracker() {
+        tracker.close();
+    }
+
+    /** Java-built batch through {@code isthmus_arrow_echo}, imported back as the library's own array. */
+    private ArrowColumnarBatch throughNative(List<? extends RowData> rows, RowType type) {
+        FinishedArray finished;
+        try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
+            rows.forEach(appender::append);
+            finished = appender.finish();
+        }
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment array = ArrowArray.allocate(call);
+            MemorySegment schema = ArrowSchema.allocate(call);
+            ArrowExporter.export(finished, array, schema);
+            return new ArrowColumnarBatch(ImportedArray.receive(tracker, (outArray, outSchema) -> {
+                MemorySegment error = NativeErrors.allocate(call);
+                NativeErrors.check(isthmus_h.isthmus_arrow_echo(array, schema, outArray, outSchema, error), error);
+            }));
+        }
+    }
+
+    private static void assertSameRows(List<? extends RowData> expected, VectorizedColumnBatch batch, RowType type,
+            String what) {
+        assertEquals(expected.size(), batch.getNumRows(), what + " row count");
+        ColumnarRowData row = new ColumnarRowData(batch);
+        for (int i = 0; i < expected.size(); i++) {
+            row.setRowId(i);
+            assertEquals(FlinkValues.row(expected.get(i), type), FlinkValues.row(row, type), what + " row " + i);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4})
+    void arrowVectorsReadWhatHeapVectorsRead(long seed) {
+        List<GenericRowData> rows = new RandomRows(seed, 0.15).rows(HEAP_TYPES, 2_000);
+        VectorizedColumnBatch heap = HeapVectors.batch(rows, HEAP_TYPES);
+        assertSameRows(rows, heap, HEAP_TYPES, "heap vectors");
+        try (ArrowColumnarBatch arrow = throughNative(rows, HEAP_TYPES)) {
+            assertSameRows(rows, arrow.batch(), HEAP_TYPES, "arrow vectors");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 1_000})
+    void everyTypeSurvivesTheNativeRoundTrip(int count) {
+        List<GenericRowData> rows = new RandomRows(count, 0.2).rows(RandomRows.EVERY_TYPE, count);
+        try (ArrowColumnarBatch arrow = throughNative(rows, RandomRows.EVERY_TYPE)) {
+            assertSameRows(rows, arrow.batch(), RandomRows.EVERY_TYPE, "arrow vectors");
+        }
+    }
+
+    @Test
+    void binaryAndJoinedRowsReadBackLikeGenericOnes() {
+        List<GenericRowData> rows = new RandomRows(9, 0.1).rows(RandomRows.EVERY_BINARY_ROW_TYPE, 500);
+        try (ArrowColumnarBatch arrow = throughNative(RandomRows.binary(rows, RandomRows.EVERY_BINARY_ROW_TYPE),
+                RandomRows.EVERY_BINARY_ROW_TYPE)) {
+            assertSameRows(rows, arrow.batch(), RandomRows.EVERY_BINARY_ROW_TYPE, "from binary rows");
+        }
+    }
+}
