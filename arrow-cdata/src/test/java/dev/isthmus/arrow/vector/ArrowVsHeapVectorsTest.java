@@ -2,6 +2,7 @@ package dev.isthmus.arrow.vector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.RandomRows;
 import dev.isthmus.arrow.builder.BufferAllocator;

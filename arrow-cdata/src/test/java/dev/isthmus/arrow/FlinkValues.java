@@ -1,4 +1,4 @@
-package dev.isthmus.arrow.vector;
+package dev.isthmus.arrow;
 
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -20,10 +20,10 @@ import org.apache.flink.table.types.logical.RowType;
  * Turns Flink's internal values into plain Java values with value equality, so rows from any
  * {@link RowData} implementation (columnar ones have no {@code equals}) can be compared.
  */
-final class FlinkValues {
+public final class FlinkValues {
     private FlinkValues() {}
 
-    static List<Object> row(RowData row, RowType type) {
+    public static List<Object> row(RowData row, RowType type) {
         List<Object> values = new ArrayList<>();
         for (int i = 0; i < type.getFieldCount(); i++) {
             LogicalType field = type.getTypeAt(i);
@@ -34,7 +34,7 @@ final class FlinkValues {
         return values;
     }
 
-    static Object plain(Object value, LogicalType type) {
+    public static Object plain(Object value, LogicalType type) {
         return switch (value) {
             case null -> null;
             case StringData s -> s.toString();
