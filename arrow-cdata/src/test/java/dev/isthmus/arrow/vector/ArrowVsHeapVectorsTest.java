@@ -4,19 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.NativeRoundTrip;
 import dev.isthmus.arrow.RandomRows;
-import dev.isthmus.arrow.builder.BufferAllocator;
-import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.builder.RowDataAppender;
-import dev.isthmus.arrow.cdata.ArrowExporter;
-import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.ffm.NativeErrors;
-import dev.isthmus.ffm.gen.ArrowArray;
-import dev.isthmus.ffm.gen.ArrowSchema;
-import dev.isthmus.ffm.gen.isthmus_h;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -68,29 +58,14 @@ class ArrowVsHeapVectorsTest {
     });
 
     private final MemoryTracker tracker = MemoryTracker.root().child("ArrowVsHeapVectorsTest");
-    private final BufferAllocator allocator = new BufferAllocator(tracker);
 
     @AfterEach
     void closeTracker() {
         tracker.close();
     }
 
-    /** Java-built batch through {@code isthmus_arrow_echo}, imported back as the library's own array. */
     private ArrowColumnarBatch throughNative(List<? extends RowData> rows, RowType type) {
-        FinishedArray finished;
-        try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
-            rows.forEach(appender::append);
-            finished = appender.finish();
-        }
-        try (Arena call = Arena.ofConfined()) {
-            MemorySegment array = ArrowArray.allocate(call);
-            MemorySegment schema = ArrowSchema.allocate(call);
-            ArrowExporter.export(finished, array, schema);
-            return new ArrowColumnarBatch(ImportedArray.receive(tracker, (outArray, outSchema) -> {
-                MemorySegment error = NativeErrors.allocate(call);
-                NativeErrors.check(isthmus_h.isthmus_arrow_echo(array, schema, outArray, outSchema, error), error);
-            }));
-        }
+        return NativeRoundTrip.batch(rows, type, tracker);
     }
 
     private static void assertSameRows(List<? extends RowData> expected, VectorizedColumnBatch batch, RowType type,

@@ -1,0 +1,43 @@
+package dev.isthmus.arrow;
+
+import dev.isthmus.arrow.builder.BufferAllocator;
+import dev.isthmus.arrow.builder.FinishedArray;
+import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.cdata.ArrowExporter;
+import dev.isthmus.arrow.cdata.ImportedArray;
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.gen.ArrowArray;
+import dev.isthmus.ffm.gen.ArrowSchema;
+import dev.isthmus.ffm.gen.isthmus_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Rows as a batch the native library produced: Java builders -> export ->
+ * {@code isthmus_arrow_echo} (which validates, copies and re-exports) -> import.
+ */
+public final class NativeRoundTrip {
+    private NativeRoundTrip() {}
+
+    public static ArrowColumnarBatch batch(List<? extends RowData> rows, RowType type, MemoryTracker tracker) {
+        FinishedArray finished;
+        try (RowDataAppender appender = new RowDataAppender(type, new BufferAllocator(tracker))) {
+            rows.forEach(appender::append);
+            finished = appender.finish();
+        }
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment array = ArrowArray.allocate(call);
+            MemorySegment schema = ArrowSchema.allocate(call);
+            ArrowExporter.export(finished, array, schema);
+            return new ArrowColumnarBatch(ImportedArray.receive(tracker, (outArray, outSchema) -> {
+                MemorySegment error = NativeErrors.allocate(call);
+                NativeErrors.check(isthmus_h.isthmus_arrow_echo(array, schema, outArray, outSchema, error), error);
+            }));
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.isthmus.iceberg.source;
+
+import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import java.util.Set;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.columnar.ColumnarRowData;
+import org.apache.iceberg.flink.source.reader.RecordAndPosition;
+
+/**
+ * One decoded Arrow batch of a split, handed to Flink's source reader: every row is the same
+ * {@link ColumnarRowData} moved along the batch (no copy), with Iceberg's position after it,
+ * so a checkpoint taken between two records resumes exactly after the last one emitted.
+ * {@link #recycle()}, called once the reader has emitted the batch, releases its native memory.
+ *
+ * <p>Rows must not be kept past the emit: downstream operators copy them (Flink's default
+ * without object reuse), as they do for Flink's own columnar formats.
+ */
+final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<RowData>> {
+    private final String splitId;
+    private final ArrowColumnarBatch batch;
+    private final Set<String> finishedSplits;
+    private final ColumnarRowData row;
+    private final RecordAndPosition<RowData> position = new RecordAndPosition<>();
+    private final int fileOffset;
+    private final long firstRecordOffset;
+    private final int rows;
+    private String nextSplit;
+    private int next;
+
+    private ArrowBatchRecords(String splitId, ArrowColumnarBatch batch, int fileOffset, long firstRecordOffset,
+            Set<String> finishedSplits) {
+        this.splitId = splitId;
+        this.nextSplit = splitId;
+        this.batch = batch;
+        this.fileOffset = fileOffset;
+        this.firstRecordOffset = firstRecordOffset;
+        this.finishedSplits = finishedSplits;
+        this.rows = batch == null ? 0 : batch.numRows();
+        this.row = batch == null ? null : new ColumnarRowData(batch.batch());
+    }
+
+    /**
+     * The rows of {@code batch}, the records of file {@code fileOffset} of the split that come
+     * after the first {@code firstRecordOffset} records.
+     */
+    static ArrowBatchRecords of(String splitId, ArrowColumnarBatch batch, int fileOffset, long firstRecordOffset) {
+        return new ArrowBatchRecords(splitId, batch, fileOffset, firstRecordOffset, Set.of());
+    }
+
+    /** No records: tells the reader the split is done. */
+    static ArrowBatchRecords finished(String splitId) {
+        return new ArrowBatchRecords(null, null, 0, 0, Set.of(splitId));
+    }
+
+    @Override
+    public String nextSplit() {
+        String s = nextSplit;
+        nextSplit = null;
+        return s;
+    }
+
+    @Override
+    public RecordAndPosition<RowData> nextRecordFromSplit() {
+        if (next >= rows) {
+            return null;
+        }
+        row.setRowId(next);
+        next++;
+        position.set(row, fileOffset, firstRecordOffset + next);
+        return position;
+    }
+
+    @Override
+    public Set<String> finishedSplits() {
+        return finishedSplits;
+    }
+
+    @Override
+    public void recycle() {
+        if (batch != null) {
+            batch.close();
+        }
+    }
+
+    String splitId() {
+        return splitId;
+    }
+}

@@ -1,0 +1,72 @@
+package dev.isthmus.iceberg.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.NativeRoundTrip;
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.iceberg.flink.source.reader.RecordAndPosition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(LeakCheckExtension.class)
+class ArrowBatchRecordsTest {
+    private static final RowType TYPE = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(100)},
+            new String[] {"id", "name"});
+    private final MemoryTracker tracker = MemoryTracker.root().child("ArrowBatchRecordsTest");
+
+    @AfterEach
+    void close() {
+        tracker.close();
+    }
+
+    @Test
+    void emitsEveryRowInPlaceWithThePositionAfterIt() {
+        List<GenericRowData> rows = List.of(GenericRowData.of(1L, StringData.fromString("a")),
+                GenericRowData.of(null, StringData.fromString("b")), GenericRowData.of(3L, null));
+        ArrowColumnarBatch batch = NativeRoundTrip.batch(rows, TYPE, tracker);
+        ArrowBatchRecords records = ArrowBatchRecords.of("split-7", batch, 2, 100);
+
+        assertEquals("split-7", records.nextSplit());
+        assertNull(records.nextSplit(), "one split per batch");
+        RecordAndPosition<RowData> first = records.nextRecordFromSplit();
+        assertEquals(1L, first.record().getLong(0));
+        assertEquals(2, first.fileOffset());
+        assertEquals(101, first.recordOffset(), "the position points after the record");
+        RecordAndPosition<RowData> second = records.nextRecordFromSplit();
+        assertTrue(second.record().isNullAt(0));
+        assertEquals("b", second.record().getString(1).toString());
+        assertEquals(102, second.recordOffset());
+        assertEquals(103, records.nextRecordFromSplit().recordOffset());
+        assertNull(records.nextRecordFromSplit());
+        assertEquals(Set.of(), records.finishedSplits());
+
+        RowData kept = first.record();
+        records.recycle();
+        assertEquals(0, tracker.liveArrays(), "recycle released the native batch");
+        assertThrows(IllegalStateException.class, () -> kept.getLong(0), "rows are not readable after recycle");
+    }
+
+    @Test
+    void aFinishedSplitCarriesNoRecords() {
+        ArrowBatchRecords done = ArrowBatchRecords.finished("split-9");
+        assertNull(done.nextSplit());
+        assertNull(done.nextRecordFromSplit());
+        assertEquals(Set.of("split-9"), done.finishedSplits());
+        done.recycle();
+    }
+}
