@@ -1,4 +1,4 @@
-//! Isthmus's native core: Parquet's compression codecs (and later its decoding)
+//! Isthmus's native core: Parquet's compression codecs and its decoding into Arrow
 //! behind a small C ABI that Java 25 calls through the FFM API.
 //!
 //! `include/isthmus.h` is the contract. The crate is split so that the C ABI stays
@@ -9,8 +9,9 @@
 //!   linked C library (zstd, snappy, lz4, zlib, brotli).
 //! - [`arrow`]: Arrow types, buffers and arrays, and both sides of the Arrow C
 //!   Data Interface (export with release callbacks, validated import).
-//! - [`parquet`]: the Parquet format layer: Thrift metadata, the schema tree,
-//!   value and level encodings, page checksums.
+//! - [`parquet`]: the Parquet format layer (Thrift metadata, the schema tree,
+//!   value and level encodings, page checksums) and the decoder built on it:
+//!   files and scans that turn column chunks into Arrow batches.
 //! - [`ffi`]: the exports; pointer validation, error reporting, panic containment.
 //!
 //! The build links every codec statically (see `build.rs`), so libisthmus.so needs

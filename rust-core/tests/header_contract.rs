@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 use isthmus::compression::Codec;
 use isthmus::error::Status;
-use isthmus::ffi::{arrow, library, ERROR_MESSAGE_CAPACITY};
+use isthmus::ffi::{arrow, library, parquet, ERROR_MESSAGE_CAPACITY};
 
 fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -297,6 +297,23 @@ fn rust_constants() -> BTreeMap<String, i64> {
             "ARROW_FLAG_MAP_KEYS_SORTED",
             arrow::ARROW_FLAG_MAP_KEYS_SORTED,
         ),
+        (
+            "ISTHMUS_SCAN_FLAG_KEEP_DICTIONARIES",
+            i64::from(parquet::SCAN_FLAG_KEEP_DICTIONARIES),
+        ),
+        (
+            "ISTHMUS_SCAN_FLAG_SKIP_CRC",
+            i64::from(parquet::SCAN_FLAG_SKIP_CRC),
+        ),
+        ("ISTHMUS_SCAN_STATE_END", i64::from(parquet::SCAN_STATE_END)),
+        (
+            "ISTHMUS_SCAN_STATE_BATCH",
+            i64::from(parquet::SCAN_STATE_BATCH),
+        ),
+        (
+            "ISTHMUS_SCAN_STATE_NEED_RANGES",
+            i64::from(parquet::SCAN_STATE_NEED_RANGES),
+        ),
     ]
     .into_iter()
     .map(|(name, value)| (name.to_owned(), value))
@@ -327,7 +344,13 @@ fn struct_layouts_match_the_c_compiler() {
             "isthmus_error",
             "ArrowSchema",
             "ArrowArray",
-            "isthmus_arrow_stats"
+            "isthmus_arrow_stats",
+            "isthmus_file_info",
+            "isthmus_row_group_info",
+            "isthmus_column_info",
+            "isthmus_column_chunk_info",
+            "isthmus_scan_options",
+            "isthmus_range"
         ]
     );
 
@@ -422,6 +445,16 @@ fn rust_type_to_c(ty: &str) -> String {
         "c_void" | "()" => "void",
         "IsthmusError" => "isthmus_error",
         "IsthmusArrowStats" => "isthmus_arrow_stats",
+        "IsthmusFile" => "isthmus_file",
+        "IsthmusScan" => "isthmus_scan",
+        "IsthmusFileInfo" => "isthmus_file_info",
+        "IsthmusRowGroupInfo" => "isthmus_row_group_info",
+        "IsthmusColumnInfo" => "isthmus_column_info",
+        "IsthmusColumnChunkInfo" => "isthmus_column_chunk_info",
+        "IsthmusScanOptions" => "isthmus_scan_options",
+        "IsthmusRange" => "isthmus_range",
+        "IsthmusWriter" => "isthmus_writer",
+        "IsthmusWriteResult" => "isthmus_write_result",
         "ArrowSchema" => "struct ArrowSchema",
         "ArrowArray" => "struct ArrowArray",
         other => panic!("no C spelling for Rust type `{other}`; extend rust_type_to_c"),

@@ -1137,3 +1137,36 @@ fn byte_stream_split_rejects_bad_sizes() {
         Status::InvalidArgument
     );
 }
+
+#[test]
+fn rle_runs_can_be_skipped_without_materialising_them() {
+    // 100 ones (an RLE run), then a mixed bit-packed stretch, then 50 zeros.
+    let mut values = vec![1u32; 100];
+    values.extend((0..24).map(|i| i % 2));
+    values.extend([0u32; 50]);
+    let data = rle_encode(&values, 1);
+    let mut decoder = RleDecoder::new(&data, 1, values.len()).unwrap();
+    assert!(!decoder.skip_run_of(0, 10).unwrap(), "wrong value");
+    assert!(decoder.skip_run_of(1, 60).unwrap());
+    assert!(!decoder.skip_run_of(1, 41).unwrap(), "longer than the run");
+    assert!(decoder.skip_run_of(1, 40).unwrap());
+    assert!(
+        !decoder.skip_run_of(0, 1).unwrap(),
+        "a bit-packed stretch is not a run"
+    );
+    let mut mixed = [0u32; 24];
+    assert_eq!(decoder.read(&mut mixed).unwrap(), 24);
+    assert_eq!(&mixed[..], &values[100..124]);
+    assert!(decoder.skip_run_of(0, 50).unwrap());
+    assert!(!decoder.skip_run_of(0, 1).unwrap(), "nothing left");
+    assert_eq!(decoder.remaining(), 0);
+
+    // Levels: without levels (maximum 0) every run is of zeros.
+    let mut levels = Vec::new();
+    encode_levels_v2(&[2; 30], 2, &mut levels).unwrap();
+    let mut decoder = LevelDecoder::v2(2, 30, &levels).unwrap();
+    assert!(decoder.skip_run_of(2, 30).unwrap());
+    let mut zeros = LevelDecoder::v2(0, 5, &[]).unwrap();
+    assert!(!zeros.skip_run_of(1, 5).unwrap());
+    assert!(zeros.skip_run_of(0, 5).unwrap());
+}

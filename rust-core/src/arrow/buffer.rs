@@ -7,7 +7,7 @@
 use std::alloc::{self, Layout};
 use std::any::Any;
 use std::fmt;
-use std::mem::size_of_val;
+use std::mem::{size_of, size_of_val};
 use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -40,6 +40,22 @@ macro_rules! native {
     )+};
 }
 native!(i8, i16, i32, i64, i128, u8, u16, u32, u64, f32, f64);
+
+/// Views `bytes` as values of `T`: `None` unless they are aligned for `T` and
+/// a whole number of values.
+pub fn cast_slice<T: NativeType>(bytes: &[u8]) -> Option<&[T]> {
+    // SAFETY: NativeType values are plain numbers without padding for which every
+    // bit pattern is valid; align_to only yields correctly aligned whole values.
+    let (head, values, tail) = unsafe { bytes.align_to::<T>() };
+    (head.is_empty() && tail.is_empty()).then_some(values)
+}
+
+/// Mutable [`cast_slice`].
+pub fn cast_slice_mut<T: NativeType>(bytes: &mut [u8]) -> Option<&mut [T]> {
+    // SAFETY: as for cast_slice; writes of any T leave valid bytes behind.
+    let (head, values, tail) = unsafe { bytes.align_to_mut::<T>() };
+    (head.is_empty() && tail.is_empty()).then_some(values)
+}
 
 /// The address of an empty buffer: never dereferenced, but aligned like a real one.
 fn dangling() -> NonNull<u8> {
@@ -109,15 +125,22 @@ impl MutableBuffer {
     }
 
     /// Makes room for `additional` more bytes, at least doubling the capacity so
-    /// that pushes stay amortised O(1).
+    /// that pushes stay amortised O(1). Inlined, as decoders call it per value;
+    /// growing is the cold path.
+    #[inline]
     pub fn reserve(&mut self, additional: usize) -> Result<()> {
+        match self.len.checked_add(additional) {
+            Some(required) if required <= self.capacity => Ok(()),
+            _ => self.grow(additional),
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self, additional: usize) -> Result<()> {
         let required = self
             .len
             .checked_add(additional)
             .ok_or_else(|| too_large(usize::MAX))?;
-        if required <= self.capacity {
-            return Ok(());
-        }
         let capacity = required
             .max(self.capacity.saturating_mul(2))
             .checked_next_multiple_of(ALIGNMENT)
@@ -143,10 +166,12 @@ impl MutableBuffer {
         Ok(())
     }
 
+    #[inline]
     pub fn push<T: NativeType>(&mut self, value: T) -> Result<()> {
         self.extend_from_slice(std::slice::from_ref(&value))
     }
 
+    #[inline]
     pub fn extend_from_slice<T: NativeType>(&mut self, values: &[T]) -> Result<()> {
         let bytes = size_of_val(values);
         self.reserve(bytes)?;
@@ -162,6 +187,49 @@ impl MutableBuffer {
         }
         self.len += bytes;
         Ok(())
+    }
+
+    /// The allocated but unused bytes after the contents, to be written before
+    /// [`MutableBuffer::set_len`] makes them part of it; decoders that know
+    /// an upper bound of what they append write there without a check per value.
+    pub fn spare_capacity_mut(&mut self) -> &mut [std::mem::MaybeUninit<u8>] {
+        // SAFETY: the allocation holds `capacity` bytes, of which those after
+        // `len` are owned by self and not otherwise borrowed.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.ptr.as_ptr().add(self.len).cast(),
+                self.capacity - self.len,
+            )
+        }
+    }
+
+    /// Sets the length after writing to [`MutableBuffer::spare_capacity_mut`].
+    ///
+    /// # Safety
+    /// `len` is at most the capacity, and the bytes up to it are initialised.
+    pub unsafe fn set_len(&mut self, len: usize) {
+        debug_assert!(len <= self.capacity);
+        self.len = len;
+    }
+
+    /// Shortens the buffer to `len` bytes; does nothing if it is not longer.
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// The whole values of `T` the buffer holds. Library buffers are 64-byte
+    /// aligned, so the view always exists; decoders write through it into the
+    /// buffer that becomes the Arrow array.
+    pub fn typed_mut<T: NativeType>(&mut self) -> &mut [T] {
+        let whole = self.len - self.len % size_of::<T>();
+        // ALIGNMENT is at least the alignment of every NativeType (16 at most).
+        cast_slice_mut(&mut self.as_mut_slice()[..whole]).unwrap_or_default()
+    }
+
+    /// Read-only [`MutableBuffer::typed_mut`].
+    pub fn typed<T: NativeType>(&self) -> &[T] {
+        let whole = self.len - self.len % size_of::<T>();
+        cast_slice(&self.as_slice()[..whole]).unwrap_or_default()
     }
 
     /// Appends zero bytes; bitmaps grow this way so that unset bits read as 0.
@@ -397,6 +465,35 @@ mod tests {
         assert_eq!(clone.as_slice(), &[1, 2, 3]);
         drop(clone);
         assert!(DROPPED.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn typed_views_cover_whole_values() {
+        let mut buffer = MutableBuffer::new();
+        buffer.extend_from_slice(&[1i64, -2]).unwrap();
+        buffer.push(7u8).unwrap();
+        assert_eq!(buffer.typed::<i64>(), &[1, -2]);
+        buffer.typed_mut::<i64>()[1] = 5;
+        assert_eq!(buffer.typed::<i32>(), &[1, 0, 5, 0]);
+        buffer.truncate(8);
+        assert_eq!(buffer.typed::<i64>(), &[1]);
+        buffer.truncate(100);
+        assert_eq!(buffer.len(), 8);
+        buffer.reserve(3).unwrap();
+        let spare = buffer.spare_capacity_mut();
+        assert!(spare.len() >= 3);
+        spare[0].write(9);
+        // SAFETY: one more byte was just written.
+        unsafe { buffer.set_len(9) };
+        assert_eq!(buffer.as_slice()[8], 9);
+        let bytes = [0u8; 9];
+        assert!(cast_slice::<u8>(&bytes).is_some());
+        let odd = if (bytes.as_ptr() as usize).is_multiple_of(2) {
+            &bytes[1..]
+        } else {
+            &bytes[..8]
+        };
+        assert!(cast_slice::<u16>(odd).is_none(), "misaligned");
     }
 
     impl MutableBuffer {

@@ -159,6 +159,18 @@ impl<'a> ArrayView<'a> {
         }
     }
 
+    /// The validity bitmap, in which bit `offset() + i` is slot `i`; None when
+    /// no slot in range is null. For bulk readers such as the Parquet encoder.
+    pub(crate) fn validity_bitmap(&self) -> Option<&'a [u8]> {
+        self.validity
+    }
+
+    /// Buffer `i` after validity (offsets, then values), cut to the bytes the
+    /// array spans; slot `i`'s entries start at `offset() + i`.
+    pub(crate) fn raw_buffer(&self, i: usize) -> &'a [u8] {
+        self.buffers[i]
+    }
+
     pub fn children(&self) -> &[ArrayView<'a>] {
         &self.children
     }

@@ -12,6 +12,8 @@ pub mod arrow;
 pub mod arrow_exchange;
 pub mod codec;
 pub mod library;
+pub mod parquet;
+pub mod parquet_write;
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};

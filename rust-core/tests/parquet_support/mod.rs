@@ -1,8 +1,14 @@
-//! Helpers shared by the parquet_* integration tests: a deterministic PRNG and
-//! a mutation harness that feeds damaged encodings to a decoder.
+//! Helpers shared by the parquet_* integration tests: a deterministic PRNG, a
+//! mutation harness that feeds damaged encodings to a decoder, a minimal
+//! Parquet writer ([`writer`]), scans of in-memory files ([`scan`]) and the
+//! canonical text of Arrow values ([`render`]).
 
 // Each test binary uses a different subset.
 #![allow(dead_code)]
+
+pub mod render;
+pub mod scan;
+pub mod writer;
 
 use isthmus::error::{Result, Status};
 

@@ -116,6 +116,19 @@ impl<'a> LevelDecoder<'a> {
         Ok(Self::with_kind(Kind::Rle(decoder), max_level, width))
     }
 
+    /// Consumes the next `n` levels if they are all `level` in one run (see
+    /// [`RleDecoder::skip_run_of`]); false, consuming nothing, otherwise.
+    pub fn skip_run_of(&mut self, level: i16, n: usize) -> Result<bool> {
+        match &mut self.kind {
+            Kind::Zeros { remaining } if level == 0 && n <= *remaining => {
+                *remaining -= n;
+                Ok(true)
+            }
+            Kind::Rle(decoder) if level >= 0 => decoder.skip_run_of(level as u32, n),
+            _ => Ok(false),
+        }
+    }
+
     /// Decodes up to `out.len()` levels; returns how many, fewer only at the
     /// end of the section.
     pub fn read(&mut self, out: &mut [i16]) -> Result<usize> {

@@ -48,6 +48,16 @@ impl<'a> PlainDecoder<'a> {
         }
     }
 
+    /// The stored bytes of up to `count` values of `width` bytes each (fewer
+    /// only when the page has fewer left): fixed-width values whose stored form
+    /// is their in-memory form can then be copied in one go.
+    pub fn read_raw(&mut self, count: usize, width: usize) -> Result<&'a [u8]> {
+        let n = count.min(self.remaining);
+        let bytes = self.take(n, width)?;
+        self.remaining -= n;
+        Ok(bytes)
+    }
+
     /// INT32, INT64, FLOAT or DOUBLE values.
     pub fn read<T: FixedWidth>(&mut self, out: &mut [T]) -> Result<usize> {
         let n = out.len().min(self.remaining);

@@ -262,6 +262,28 @@ impl<'a> RleDecoder<'a> {
         Ok(n)
     }
 
+    /// Consumes the next `n` values if they are all `value` within one RLE run
+    /// and returns true; otherwise consumes nothing and returns false. Lets a
+    /// caller skip materialising a long run it only needs to know the value of
+    /// (all rows present, say).
+    pub fn skip_run_of(&mut self, value: u32, n: usize) -> Result<bool> {
+        if n > self.remaining || self.buffer_pos < self.buffer_len || self.packed_left > 0 {
+            return Ok(false);
+        }
+        if self.rle_left == 0 {
+            if self.unclaimed == 0 {
+                return Ok(false);
+            }
+            self.next_run()?;
+        }
+        if self.rle_left < n || self.rle_value != value {
+            return Ok(false);
+        }
+        self.rle_left -= n;
+        self.remaining -= n;
+        Ok(true)
+    }
+
     /// Decodes up to `out.len()` values; returns how many, fewer only when the
     /// stream has fewer left.
     pub fn read<T: RleValue>(&mut self, out: &mut [T]) -> Result<usize> {
@@ -343,6 +365,19 @@ impl RleEncoder {
         self.group_len += 1;
         if self.group_len == 8 {
             self.flush_group();
+        }
+    }
+
+    /// Puts `count` copies of `value`; once a run is under way, the rest of it
+    /// costs O(1).
+    pub fn put_repeated(&mut self, value: u32, mut count: usize) {
+        while count > 0 {
+            if self.run_len >= 8 && value == self.run_value {
+                self.run_len += count;
+                return;
+            }
+            self.put(value);
+            count -= 1;
         }
     }
 

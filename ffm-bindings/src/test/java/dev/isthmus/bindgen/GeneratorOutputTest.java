@@ -42,15 +42,25 @@ class GeneratorOutputTest {
         return files;
     }
 
+    /** One class per struct the real header declares, plus the header class, sorted as listed. */
+    private static List<String> expectedFiles() throws IOException {
+        java.util.TreeSet<String> files = new java.util.TreeSet<>();
+        var m = java.util.regex.Pattern.compile("(?m)^(?:typedef )?struct (\\w+) \\{")
+                .matcher(Files.readString(TestSupport.realHeader()));
+        while (m.find()) {
+            files.add(PACKAGE_DIR + "/" + m.group(1) + ".java");
+        }
+        files.add(PACKAGE_DIR + "/isthmus_h.java");
+        return new ArrayList<>(files);
+    }
+
     @Test
     void twoRunsProduceIdenticalBytes() throws IOException {
         generate(dir.resolve("a"));
         generate(dir.resolve("b"));
         Map<String, byte[]> a = contents(dir.resolve("a"));
         Map<String, byte[]> b = contents(dir.resolve("b"));
-        assertEquals(List.of(PACKAGE_DIR + "/ArrowArray.java", PACKAGE_DIR + "/ArrowSchema.java",
-                PACKAGE_DIR + "/isthmus_arrow_stats.java", PACKAGE_DIR + "/isthmus_error.java",
-                PACKAGE_DIR + "/isthmus_h.java"), new ArrayList<>(a.keySet()));
+        assertEquals(expectedFiles(), new ArrayList<>(a.keySet()));
         assertEquals(a.keySet(), b.keySet());
         for (String name : a.keySet()) {
             assertArrayEquals(a.get(name), b.get(name), name);
@@ -62,7 +72,7 @@ class GeneratorOutputTest {
     @Test
     void onlyChangedFilesAreRewrittenAndStaleOnesRemoved() throws IOException {
         Path out = dir.resolve("out");
-        assertEquals(5, generate(out).size());
+        assertEquals(expectedFiles().size(), generate(out).size());
         Path pkg = out.resolve(PACKAGE_DIR);
         FileTime old = FileTime.fromMillis(1_000_000_000_000L);
         try (Stream<Path> files = Files.list(pkg)) {

@@ -8,6 +8,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.SplittableRandom;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
@@ -17,8 +18,10 @@ import org.apache.iceberg.types.Types;
 
 /**
  * The decode benchmarks' input: Nexmark-like bids written by Iceberg's own Parquet writer with
- * its defaults (zstd, 128 MB row groups, 1 MB pages, dictionaries on), cached by row count and
- * seed under the temp directory so repeated runs reuse it.
+ * a table's default properties (zstd, 128 MB row groups, 1 MB pages, dictionaries on), cached
+ * by row count and seed under the temp directory so repeated runs reuse it. The codec is set
+ * explicitly: {@code Parquet.write} without table properties falls back to gzip, while tables
+ * default to zstd ({@code write.parquet.compression-codec}).
  */
 public final class BidsParquetFile {
     public static final Schema SCHEMA = new Schema(
@@ -38,7 +41,7 @@ public final class BidsParquetFile {
     /** The file for {@code rows} bids, written now if it does not exist yet. */
     public static Path ensure(long rows, long seed) {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "isthmus-bench");
-        Path file = dir.resolve("bids-" + rows + "-seed" + seed + ".parquet");
+        Path file = dir.resolve("bids-" + rows + "-seed" + seed + "-zstd.parquet");
         if (Files.exists(file)) {
             return file;
         }
@@ -60,6 +63,7 @@ public final class BidsParquetFile {
         try (FileAppender<Record> appender = Parquet.write(org.apache.iceberg.Files.localOutput(file.toFile()))
                 .schema(SCHEMA)
                 .createWriterFunc(GenericParquetWriter::create)
+                .set(TableProperties.PARQUET_COMPRESSION, TableProperties.PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0)
                 .overwrite()
                 .build()) {
             for (long event = 0; event < rows; event++) {

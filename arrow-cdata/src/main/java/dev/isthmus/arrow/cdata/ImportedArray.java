@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * An Arrow array produced by the native library and now owned by Java: the
@@ -73,6 +74,34 @@ public final class ImportedArray implements AutoCloseable {
         }
     }
 
+    /**
+     * Like {@link #receive(MemoryTracker, BiConsumer)} for a producer that fills only the
+     * {@code ArrowArray}, its schema being known already (a scan's batches all share one).
+     */
+    public static ImportedArray receive(MemoryTracker tracker, ArrowField field, Consumer<MemorySegment> producer) {
+        Arena arena = Arena.ofShared();
+        MemorySegment array;
+        try {
+            array = ArrowArray.allocate(arena);
+            tracker.allocated(ArrowArray.sizeof());
+        } catch (Throwable t) {
+            arena.close();
+            throw t;
+        }
+        try {
+            producer.accept(array);
+            if (ArrowArray.release(array).equals(MemorySegment.NULL)) {
+                throw new IllegalStateException("the producer did not fill the ArrowArray (release is NULL)");
+            }
+            ArrowArrayView view = ArrowArrayView.read(array, field, arena);
+            tracker.arrayOpened();
+            return new ImportedArray(arena, array, null, tracker, field, view);
+        } catch (Throwable t) {
+            releaseAndFree(arena, array, null, tracker);
+            throw t;
+        }
+    }
+
     public ArrowField field() {
         return field;
     }
@@ -99,18 +128,21 @@ public final class ImportedArray implements AutoCloseable {
         }
     }
 
+    /** {@code schema} is {@code null} when the import did not include one. */
     private static void releaseAndFree(Arena arena, MemorySegment array, MemorySegment schema, MemoryTracker tracker) {
         try {
             MemorySegment releaseArray = ArrowArray.release(array);
             if (!releaseArray.equals(MemorySegment.NULL)) {
                 ArrowArray.release.invoke(releaseArray, array);
             }
-            MemorySegment releaseSchema = ArrowSchema.release(schema);
-            if (!releaseSchema.equals(MemorySegment.NULL)) {
-                ArrowSchema.release.invoke(releaseSchema, schema);
+            if (schema != null) {
+                MemorySegment releaseSchema = ArrowSchema.release(schema);
+                if (!releaseSchema.equals(MemorySegment.NULL)) {
+                    ArrowSchema.release.invoke(releaseSchema, schema);
+                }
             }
         } finally {
-            tracker.freed(ArrowArray.sizeof() + ArrowSchema.sizeof());
+            tracker.freed(ArrowArray.sizeof() + (schema == null ? 0 : ArrowSchema.sizeof()));
             arena.close();
         }
     }

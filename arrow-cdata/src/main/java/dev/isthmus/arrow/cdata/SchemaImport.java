@@ -5,18 +5,41 @@ import dev.isthmus.arrow.types.ArrowFormat;
 import dev.isthmus.arrow.types.ArrowType;
 import dev.isthmus.ffm.gen.ArrowSchema;
 import dev.isthmus.ffm.gen.isthmus_h;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
-/** Reads an {@code ArrowSchema} tree into an {@link ArrowField}, without taking ownership. */
-final class SchemaImport {
+/** Reads {@code ArrowSchema} trees into {@link ArrowField}s. */
+public final class SchemaImport {
     /** Deeper trees are not produced by Iceberg schemas and would only come from corrupt input. */
     private static final int MAX_DEPTH = 64;
 
     private SchemaImport() {}
 
+    /**
+     * Lets {@code producer} fill an {@code ArrowSchema} (typically a native call with it as an
+     * out-parameter), reads it, and releases it: schemas are small, so Java keeps the parsed
+     * {@link ArrowField} rather than the producer's memory.
+     */
+    public static ArrowField receive(Consumer<MemorySegment> producer) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment schema = ArrowSchema.allocate(arena);
+            try {
+                producer.accept(schema);
+                return read(schema);
+            } finally {
+                MemorySegment release = ArrowSchema.release(schema);
+                if (!release.equals(MemorySegment.NULL)) {
+                    ArrowSchema.release.invoke(release, schema);
+                }
+            }
+        }
+    }
+
+    /** Reads without taking ownership. */
     static ArrowField read(MemorySegment schema) {
         return read(schema, "", 0);
     }

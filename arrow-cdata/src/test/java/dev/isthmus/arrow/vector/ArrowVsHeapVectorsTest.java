@@ -6,6 +6,15 @@ import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.NativeRoundTrip;
 import dev.isthmus.arrow.RandomRows;
+import dev.isthmus.arrow.builder.BufferAllocator;
+import dev.isthmus.arrow.builder.FinishedArray;
+import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.cdata.ArrowExporter;
+import dev.isthmus.arrow.cdata.ImportedArray;
+import dev.isthmus.ffm.gen.ArrowArray;
+import dev.isthmus.ffm.gen.ArrowSchema;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import java.util.List;
 import org.apache.flink.table.data.GenericRowData;
@@ -95,6 +104,35 @@ class ArrowVsHeapVectorsTest {
         List<GenericRowData> rows = new RandomRows(count, 0.2).rows(RandomRows.EVERY_TYPE, count);
         try (ArrowColumnarBatch arrow = throughNative(rows, RandomRows.EVERY_TYPE)) {
             assertSameRows(rows, arrow.batch(), RandomRows.EVERY_TYPE, "arrow vectors");
+        }
+    }
+
+    /**
+     * A batch exported by Java and imported back with the parent sliced: the struct's offset
+     * must carry into every column, whatever its type.
+     */
+    @Test
+    void slicedBatchesOfEveryTypeReadOnlyTheirSlice() {
+        List<GenericRowData> rows = new RandomRows(11, 0.2).rows(RandomRows.EVERY_TYPE, 300);
+        FinishedArray finished;
+        try (RowDataAppender appender = new RowDataAppender(RandomRows.EVERY_TYPE, new BufferAllocator(tracker))) {
+            rows.forEach(appender::append);
+            finished = appender.finish();
+        }
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment array = ArrowArray.allocate(call);
+            MemorySegment schema = ArrowSchema.allocate(call);
+            ArrowExporter.export(finished, array, schema);
+            ArrowArray.offset(array, 37);
+            ArrowArray.length(array, 200);
+            try (ArrowColumnarBatch sliced = new ArrowColumnarBatch(ImportedArray.receive(tracker, (outArray, outSchema) -> {
+                MemorySegment.copy(array, 0, outArray, 0, ArrowArray.sizeof());
+                ArrowArray.release(array, MemorySegment.NULL);
+                MemorySegment.copy(schema, 0, outSchema, 0, ArrowSchema.sizeof());
+                ArrowSchema.release(schema, MemorySegment.NULL);
+            }))) {
+                assertSameRows(rows.subList(37, 237), sliced.batch(), RandomRows.EVERY_TYPE, "sliced batch");
+            }
         }
     }
 

@@ -1,0 +1,189 @@
+package dev.isthmus.iceberg.source.parquet;
+
+import dev.isthmus.arrow.cdata.ArrowExporter;
+import dev.isthmus.arrow.cdata.ImportedArray;
+import dev.isthmus.arrow.cdata.SchemaImport;
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.types.ArrowField;
+import dev.isthmus.arrow.types.TypeMapping;
+import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.gen.ArrowArray;
+import dev.isthmus.ffm.gen.ArrowSchema;
+import dev.isthmus.ffm.gen.isthmus_h;
+import dev.isthmus.ffm.gen.isthmus_range;
+import dev.isthmus.ffm.gen.isthmus_scan_options;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Batches of one file's projected columns, decoded natively. Each {@link ArrowColumnarBatch}
+ * owns its native memory and must be closed by whoever consumes it (the Flink source closes it
+ * on recycle); batches stay valid after the scan is closed. One thread at a time.
+ */
+@SuppressWarnings("restricted") // library-owned range buffers are reinterpreted to their stated length
+public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, AutoCloseable {
+    private final NativeParquetFile file;
+    private final MemorySegment scan;
+    private final ArrowField schema;
+    private final MemoryTracker tracker;
+    private final Arena scratch = Arena.ofShared();
+    private final MemorySegment error = NativeErrors.allocate(scratch);
+    private final MemorySegment state = scratch.allocate(ValueLayout.JAVA_INT);
+    private final MemorySegment produced = ArrowArray.allocate(scratch);
+    private SeekableInputStream stream;
+    private InputRanges ranges;
+    private ArrowColumnarBatch pending;
+    private boolean ended;
+    private boolean closed;
+
+    private NativeParquetScan(NativeParquetFile file, MemorySegment scan, ArrowField schema, MemoryTracker tracker) {
+        this.file = file;
+        this.scan = scan;
+        this.schema = schema;
+        this.tracker = tracker;
+    }
+
+    static NativeParquetScan open(NativeParquetFile file, ScanOptions options, MemoryTracker tracker) {
+        MemorySegment scan;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment error = NativeErrors.allocate(arena);
+            MemorySegment opts = isthmus_scan_options.allocate(arena);
+            int[] ids = options.projection().columns().stream().mapToInt(Types.NestedField::fieldId).toArray();
+            isthmus_scan_options.field_ids(opts, arena.allocateFrom(ValueLayout.JAVA_INT, ids));
+            isthmus_scan_options.num_field_ids(opts, ids.length);
+            if (options.rowGroups() != null) {
+                isthmus_scan_options.row_groups(opts, arena.allocateFrom(ValueLayout.JAVA_INT, options.rowGroups()));
+                isthmus_scan_options.num_row_groups(opts, options.rowGroups().length);
+            }
+            isthmus_scan_options.first_row(opts, options.firstRow());
+            isthmus_scan_options.batch_size(opts, options.batchSize());
+            isthmus_scan_options.flags(opts, options.keepDictionaries() ? isthmus_h.ISTHMUS_SCAN_FLAG_KEEP_DICTIONARIES() : 0);
+            // The projection's types, so columns the file lacks come back typed (and null).
+            MemorySegment expected = ArrowSchema.allocate(arena);
+            ArrowExporter.exportSchema(TypeMapping.toArrow(options.projection()), expected, tracker);
+            isthmus_scan_options.expected_schema(opts, expected);
+            MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
+            try {
+                NativeErrors.check(isthmus_h.isthmus_scan_open(file.handle(), opts, out, error), error);
+            } finally {
+                ArrowSchema.release.invoke(ArrowSchema.release(expected), expected);
+            }
+            scan = out.get(ValueLayout.ADDRESS, 0);
+        }
+        try {
+            ArrowField schema = SchemaImport.receive(s -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment error = NativeErrors.allocate(arena);
+                    NativeErrors.check(isthmus_h.isthmus_scan_schema(scan, s, error), error);
+                }
+            });
+            return new NativeParquetScan(file, scan, schema, tracker);
+        } catch (RuntimeException e) {
+            isthmus_h.isthmus_scan_close(scan);
+            throw e;
+        }
+    }
+
+    /** The schema of every batch: a struct of the projected columns. */
+    public ArrowField schema() {
+        return schema;
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (pending == null && !ended) {
+            pending = advance();
+        }
+        return pending != null;
+    }
+
+    @Override
+    public ArrowColumnarBatch next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException("no more batches in " + file.name());
+        }
+        ArrowColumnarBatch batch = pending;
+        pending = null;
+        return batch;
+    }
+
+    private ArrowColumnarBatch advance() {
+        if (closed) {
+            throw new IllegalStateException("scan of " + file.name() + " is closed");
+        }
+        while (true) {
+            NativeErrors.check(isthmus_h.isthmus_scan_next(scan, produced, state, error), error);
+            int s = state.get(ValueLayout.JAVA_INT, 0);
+            if (s == isthmus_h.ISTHMUS_SCAN_STATE_BATCH()) {
+                // Move the filled struct into the import, which then owns and releases it.
+                return new ArrowColumnarBatch(ImportedArray.receive(tracker, schema, target -> {
+                    MemorySegment.copy(produced, 0, target, 0, ArrowArray.sizeof());
+                    ArrowArray.release(produced, MemorySegment.NULL);
+                }));
+            }
+            if (s == isthmus_h.ISTHMUS_SCAN_STATE_END()) {
+                ended = true;
+                return null;
+            }
+            if (s != isthmus_h.ISTHMUS_SCAN_STATE_NEED_RANGES()) {
+                throw new IllegalStateException("isthmus_scan_next reported unknown state " + s);
+            }
+            fillRanges();
+        }
+    }
+
+    /** Reads the bytes the next row group needs into the library's buffers. */
+    private void fillRanges() {
+        if (file.input() == null) {
+            throw new IllegalStateException("the library asked for byte ranges of local file " + file.name());
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
+            NativeErrors.check(isthmus_h.isthmus_scan_ranges(scan, MemorySegment.NULL, 0, count, error), error);
+            int n = count.get(ValueLayout.JAVA_INT, 0);
+            MemorySegment list = isthmus_range.allocateArray(n, arena);
+            NativeErrors.check(isthmus_h.isthmus_scan_ranges(scan, list, n, count, error), error);
+            if (ranges == null) {
+                stream = file.input().newStream();
+                ranges = new InputRanges(stream, file.name());
+            }
+            for (int i = 0; i < n; i++) {
+                MemorySegment range = isthmus_range.asSlice(list, i);
+                long length = isthmus_range.length(range);
+                ranges.read(isthmus_range.offset(range), isthmus_range.buffer(range).reinterpret(length));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file.name(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (pending != null) {
+                pending.close();
+                pending = null;
+            }
+            if (stream != null) {
+                stream.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close " + file.name(), e);
+        } finally {
+            isthmus_h.isthmus_scan_close(scan);
+            scratch.close();
+        }
+    }
+}

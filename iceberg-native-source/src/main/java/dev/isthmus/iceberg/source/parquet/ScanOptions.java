@@ -1,0 +1,56 @@
+package dev.isthmus.iceberg.source.parquet;
+
+import java.util.Arrays;
+import org.apache.iceberg.Schema;
+
+/**
+ * What a {@link NativeParquetScan} reads.
+ *
+ * @param projection the Iceberg columns to read, in output order; ids the file lacks come back
+ *     as null columns (schema evolution)
+ * @param rowGroups the row groups to read, in this order, or {@code null} for all
+ * @param firstRow rows of that selection to skip first (to resume at a checkpointed position)
+ * @param batchSize rows per batch at most
+ * @param keepDictionaries keep wholly dictionary-encoded string columns as Arrow dictionary arrays
+ */
+public record ScanOptions(Schema projection, int[] rowGroups, long firstRow, int batchSize, boolean keepDictionaries) {
+    public static final int DEFAULT_BATCH_SIZE = 8192;
+
+    public ScanOptions {
+        if (firstRow < 0) {
+            throw new IllegalArgumentException("firstRow must not be negative, got " + firstRow);
+        }
+        if (batchSize <= 0) {
+            throw new IllegalArgumentException("batchSize must be positive, got " + batchSize);
+        }
+        rowGroups = rowGroups == null ? null : rowGroups.clone();
+    }
+
+    /** Every row of every row group, in batches of {@value #DEFAULT_BATCH_SIZE}. */
+    public static ScanOptions of(Schema projection) {
+        return new ScanOptions(projection, null, 0, DEFAULT_BATCH_SIZE, false);
+    }
+
+    public ScanOptions withRowGroups(int... groups) {
+        return new ScanOptions(projection, groups, firstRow, batchSize, keepDictionaries);
+    }
+
+    public ScanOptions withFirstRow(long row) {
+        return new ScanOptions(projection, rowGroups, row, batchSize, keepDictionaries);
+    }
+
+    public ScanOptions withBatchSize(int rows) {
+        return new ScanOptions(projection, rowGroups, firstRow, rows, keepDictionaries);
+    }
+
+    public ScanOptions withDictionaries(boolean keep) {
+        return new ScanOptions(projection, rowGroups, firstRow, batchSize, keep);
+    }
+
+    @Override
+    public String toString() {
+        return "ScanOptions[projection=" + projection.columns().size() + " columns, rowGroups="
+                + Arrays.toString(rowGroups) + ", firstRow=" + firstRow + ", batchSize=" + batchSize
+                + ", keepDictionaries=" + keepDictionaries + "]";
+    }
+}

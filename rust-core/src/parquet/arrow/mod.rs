@@ -1,0 +1,14 @@
+//! From Parquet columns to Arrow arrays.
+//!
+//! - [`types`]: the Arrow type and value conversion of each leaf column.
+//! - [`tree`]: the Arrow shape of the schema (structs, lists, maps).
+//! - [`assemble`]: a batch's arrays built from its leaves' levels and values.
+//! - [`nulls`]: all-null arrays of any type, for fields a file lacks.
+
+pub mod assemble;
+pub mod nulls;
+pub mod tree;
+pub mod types;
+
+pub use tree::{top_level_nodes, ArrowNode, NodeKind, FIELD_ID_KEY};
+pub use types::leaf_type;

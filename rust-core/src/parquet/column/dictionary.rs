@@ -1,0 +1,251 @@
+//! A column chunk's dictionary: its dictionary page decoded once into the
+//! column's Arrow representation, so that data pages only gather.
+
+use super::batch::LeafBatch;
+use super::conversion::{Conversion, Output};
+use super::plain_bytes::{copy_value, SLACK};
+use super::values::{fixed_slots, ValueDecoder};
+use crate::arrow::buffer::{cast_slice, NativeType};
+use crate::arrow::{ArrayData, Buffer, DataType};
+use crate::error::{Error, Result};
+use crate::parquet::format::{Encoding, PhysicalType};
+
+#[derive(Debug)]
+pub struct Dictionary {
+    len: usize,
+    output: Output,
+    /// Converted fixed-width values, or the bytes of byte arrays.
+    values: Buffer,
+    /// For byte arrays: `len + 1` i32 offsets into `values`.
+    offsets: Option<Buffer>,
+}
+
+impl Dictionary {
+    /// Decodes a dictionary page's `count` PLAIN values from `data`.
+    pub fn decode(
+        data: &[u8],
+        count: usize,
+        encoding: Encoding,
+        conversion: Conversion,
+        type_length: usize,
+    ) -> Result<Dictionary> {
+        if !matches!(encoding, Encoding::Plain | Encoding::PlainDictionary) {
+            return Err(Error::unsupported(format!(
+                "a dictionary page in {encoding:?} encoding is not supported"
+            )));
+        }
+        let physical = conversion.physical();
+        // Every stored value takes at least this many bytes, which bounds what
+        // the count may claim before anything is allocated for it.
+        let min_width = match physical {
+            PhysicalType::Boolean => {
+                return Err(Error::unsupported(
+                    "dictionary-encoded BOOLEAN columns are not supported",
+                ))
+            }
+            PhysicalType::Int32 | PhysicalType::Float | PhysicalType::ByteArray => 4,
+            PhysicalType::Int64 | PhysicalType::Double => 8,
+            PhysicalType::Int96 => 12,
+            PhysicalType::FixedLenByteArray => type_length.max(1),
+        };
+        if count > data.len() / min_width {
+            return Err(Error::corrupt_data(format!(
+                "a dictionary page of {} bytes cannot hold {count} {physical:?} values",
+                data.len()
+            )));
+        }
+        let mut batch = LeafBatch::default();
+        let output = conversion.output();
+        if output == Output::Bytes {
+            batch.offsets.push(0i32)?;
+        }
+        let mut decoder = ValueDecoder::new(Encoding::Plain, physical, type_length, data, count)?;
+        decoder.decode(count, conversion, None, false, &mut batch)?;
+        let (mut values, offsets) = batch.take_values();
+        if output == Output::Bytes {
+            // Room for gather's block copies past the last value.
+            values.extend_zeros(SLACK)?;
+        }
+        Ok(Dictionary {
+            len: count,
+            output,
+            values: values.freeze(),
+            offsets: (output == Output::Bytes).then(|| offsets.freeze()),
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends the entries `indices` select (all below [`Dictionary::len`]).
+    pub fn gather(&self, indices: &[u32], out: &mut LeafBatch) -> Result<()> {
+        match self.output {
+            Output::Fixed(1) | Output::Boolean => self.gather_typed::<u8>(indices, out),
+            Output::Fixed(2) => self.gather_typed::<i16>(indices, out),
+            Output::Fixed(4) => self.gather_typed::<i32>(indices, out),
+            Output::Fixed(8) => self.gather_typed::<i64>(indices, out),
+            Output::Fixed(16) => self.gather_typed::<i128>(indices, out),
+            Output::Fixed(width) => {
+                let values = self.values.as_slice();
+                out.values.reserve(indices.len() * width)?;
+                for &i in indices {
+                    let start = i as usize * width;
+                    let value = values
+                        .get(start..start + width)
+                        .ok_or_else(|| Error::internal("a dictionary index beyond its values"))?;
+                    out.values.extend_from_slice(value)?;
+                }
+                Ok(())
+            }
+            Output::Bytes => self.gather_bytes(indices, out),
+        }
+    }
+
+    fn gather_typed<T: NativeType + Default>(
+        &self,
+        indices: &[u32],
+        out: &mut LeafBatch,
+    ) -> Result<()> {
+        let values = cast_slice::<T>(self.values.as_slice())
+            .ok_or_else(|| Error::internal("a dictionary's values are misaligned"))?;
+        let slot = fixed_slots::<T>(&mut out.values, indices.len())?;
+        for (d, &i) in slot.iter_mut().zip(indices) {
+            // In range: the caller checked every index against the length.
+            *d = values.get(i as usize).copied().unwrap_or_default();
+        }
+        Ok(())
+    }
+
+    fn gather_bytes(&self, indices: &[u32], out: &mut LeafBatch) -> Result<()> {
+        let offsets = self.byte_offsets()?;
+        let data = self.values.as_slice();
+        let range = |i: u32| {
+            let i = i as usize;
+            match (offsets.get(i), offsets.get(i + 1)) {
+                (Some(&start), Some(&end)) => Ok(start as usize..end as usize),
+                _ => Err(Error::internal("a dictionary index beyond its offsets")),
+            }
+        };
+        let mut total = 0usize;
+        for &i in indices {
+            total += range(i)?.len();
+        }
+        if out.values.len() + total > i32::MAX as usize {
+            return Err(Error::unsupported(
+                "a batch's byte array data exceeds 2 GiB, the limit of Arrow's 32-bit offsets; \
+                 use a smaller batch size",
+            ));
+        }
+        if out.offsets.is_empty() {
+            out.offsets.push(0i32)?;
+        }
+        let base = out.values.len();
+        out.values.reserve(total + SLACK)?;
+        let first = out.offsets.len() / 4;
+        out.offsets.extend_zeros(indices.len() * 4)?;
+        let ends = out
+            .offsets
+            .typed_mut::<i32>()
+            .get_mut(first..)
+            .ok_or_else(|| Error::internal("offsets hold a partial value"))?;
+        let spare = out.values.spare_capacity_mut();
+        let mut at = 0;
+        for (slot, &i) in ends.iter_mut().zip(indices) {
+            let range = range(i)?;
+            copy_value(spare, at, data, range.start, range.len());
+            at += range.len();
+            *slot = (base + at) as i32;
+        }
+        // SAFETY: the loop wrote every byte of [base, base + total).
+        unsafe { out.values.set_len(base + total) };
+        Ok(())
+    }
+
+    fn byte_offsets(&self) -> Result<&[i32]> {
+        self.offsets
+            .as_ref()
+            .and_then(|o| cast_slice::<i32>(o.as_slice()))
+            .ok_or_else(|| Error::internal("a byte array dictionary without offsets"))
+    }
+
+    /// The entries as an Arrow array of `data_type` (string or binary), for
+    /// output that keeps the dictionary encoding. Shares the buffers.
+    pub fn to_array(&self, data_type: DataType) -> Result<ArrayData> {
+        let offsets = self
+            .offsets
+            .clone()
+            .ok_or_else(|| Error::internal("only byte array dictionaries are kept"))?;
+        Ok(ArrayData {
+            data_type,
+            len: self.len,
+            offset: 0,
+            null_count: 0,
+            validity: None,
+            buffers: vec![offsets, self.values.clone()],
+            children: vec![],
+            dictionary: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Status;
+    use crate::parquet::encodings::plain::encode_plain_byte_array;
+
+    #[test]
+    fn byte_array_dictionaries_gather_and_export() {
+        let mut page = Vec::new();
+        for word in ["", "ab", "xyz"] {
+            encode_plain_byte_array(word.as_bytes(), &mut page).unwrap();
+        }
+        let dictionary = Dictionary::decode(
+            &page,
+            3,
+            Encoding::PlainDictionary,
+            Conversion::ByteArray,
+            0,
+        )
+        .unwrap();
+        assert_eq!(dictionary.len(), 3);
+        let mut out = LeafBatch::default();
+        dictionary.gather(&[2, 0, 1, 2], &mut out).unwrap();
+        assert_eq!(out.values.as_slice(), b"xyzabxyz");
+        assert_eq!(out.offsets.typed::<i32>(), &[0, 3, 3, 5, 8]);
+        let array = dictionary.to_array(DataType::Utf8).unwrap();
+        assert_eq!(array.len, 3);
+    }
+
+    #[test]
+    fn fixed_width_dictionaries_convert_once() {
+        let page: Vec<u8> = [5i32, -7].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let dictionary =
+            Dictionary::decode(&page, 2, Encoding::Plain, Conversion::Int32ToDecimal, 0).unwrap();
+        let mut out = LeafBatch::default();
+        dictionary.gather(&[1, 1, 0], &mut out).unwrap();
+        assert_eq!(out.values.typed::<i128>(), &[-7, -7, 5]);
+        assert!(dictionary.to_array(DataType::Utf8).is_err());
+    }
+
+    #[test]
+    fn counts_are_bounded_by_the_page() {
+        let err =
+            Dictionary::decode(&[0; 7], 2, Encoding::Plain, Conversion::Int32, 0).unwrap_err();
+        assert_eq!(err.status(), Status::CorruptData);
+        assert_eq!(
+            err.message(),
+            "a dictionary page of 7 bytes cannot hold 2 Int32 values"
+        );
+        let err = Dictionary::decode(&[0; 8], 2, Encoding::Rle, Conversion::Int32, 0).unwrap_err();
+        assert_eq!(err.status(), Status::Unsupported);
+        let err =
+            Dictionary::decode(&[0; 8], 2, Encoding::Plain, Conversion::Boolean, 0).unwrap_err();
+        assert_eq!(err.status(), Status::Unsupported);
+    }
+}

@@ -1,0 +1,267 @@
+//! What a scan reads and how, decided once at open: the projected fields by
+//! Iceberg field id (renamed, widened or filled with nulls as the caller's
+//! expected schema says), the string columns kept dictionary-encoded, and a
+//! [`LeafSpec`] for every leaf to read. Everything a scan cannot do is
+//! refused here, before any data is read.
+
+use std::collections::HashSet;
+
+use crate::arrow::field::encode_metadata;
+use crate::arrow::{DataType, Field};
+use crate::error::{Error, Result};
+use crate::parquet::arrow::{ArrowNode, NodeKind, FIELD_ID_KEY};
+use crate::parquet::column::{Conversion, LeafSpec};
+use crate::parquet::file::ParquetFile;
+
+/// One output field: read from the file, or all nulls.
+pub enum OutputColumn {
+    Present(ArrowNode),
+    Missing(Field),
+}
+
+pub struct Projection {
+    pub columns: Vec<OutputColumn>,
+    /// The leaf columns to read, in output order, and how to read each.
+    pub leaves: Vec<usize>,
+    pub specs: Vec<LeafSpec>,
+    /// The output fields, in order.
+    pub fields: Vec<Field>,
+}
+
+/// Resolves `field_ids` against `file`. `expected` holds the caller's field
+/// for each id, if it gave an expected schema.
+pub fn project(
+    file: &ParquetFile,
+    field_ids: &[i32],
+    expected: Option<&Vec<Field>>,
+    row_groups: &[usize],
+    keep_dictionaries: bool,
+) -> Result<Projection> {
+    let location = file.location().clone();
+    let invalid = |what: String| location.wrap(Error::invalid_argument(what));
+    let root = file
+        .schema()
+        .nodes()
+        .first()
+        .map(|n| n.children.clone())
+        .unwrap_or_default();
+    let ids: Vec<Option<i32>> = root
+        .iter()
+        .map(|&i| file.schema().element(i).and_then(|e| e.field_id))
+        .collect();
+    if !field_ids.is_empty() && ids.iter().all(Option::is_none) {
+        return Err(location.wrap(Error::unsupported(
+            "the file's fields have no field ids (not written by Iceberg?); reading it by id \
+             needs a name mapping, which is not supported",
+        )));
+    }
+    let mut seen = HashSet::new();
+    let mut columns = Vec::with_capacity(field_ids.len());
+    for (k, &id) in field_ids.iter().enumerate() {
+        if !seen.insert(id) {
+            return Err(invalid(format!("field id {id} is projected twice")));
+        }
+        let wanted = expected.and_then(|e| e.get(k));
+        let column = match ids.iter().position(|&i| i == Some(id)) {
+            Some(index) => {
+                let node = file.nodes()[index]
+                    .as_ref()
+                    .map_err(|e| location.wrap(e.clone().context(format_args!("field id {id}"))))?;
+                let node = match wanted {
+                    Some(wanted) => evolve(node, wanted)
+                        .map_err(|e| location.wrap(e.context(format_args!("field id {id}"))))?,
+                    None => node.clone(),
+                };
+                OutputColumn::Present(node)
+            }
+            None => match wanted {
+                Some(wanted) if !wanted.nullable => {
+                    return Err(invalid(format!(
+                        "field id {id} ('{}') is required, but the file does not have it",
+                        wanted.name
+                    )))
+                }
+                Some(wanted) => OutputColumn::Missing(wanted.clone()),
+                None => {
+                    return Err(invalid(format!(
+                        "field id {id} is not in the file, and no expected schema gives its type"
+                    )))
+                }
+            },
+        };
+        columns.push(column);
+    }
+    if keep_dictionaries {
+        for column in &mut columns {
+            if let OutputColumn::Present(node) = column {
+                keep_dictionary(node, file, row_groups);
+            }
+        }
+    }
+    let mut leaves = Vec::new();
+    let mut specs = Vec::new();
+    for column in &columns {
+        if let OutputColumn::Present(node) = column {
+            let first = specs.len();
+            collect_specs(node, file, &mut leaves, &mut specs)?;
+            if let (NodeKind::Leaf { .. }, Some(spec)) = (&node.kind, specs.get_mut(first)) {
+                spec.top_level = true;
+            }
+        }
+    }
+    // Codecs this build lacks (LZO) are refused now, not at their row group.
+    for &row_group in row_groups {
+        for &column in &leaves {
+            let codec = file.chunk_metadata(row_group, column).map(|m| m.codec);
+            if let Some(Err(e)) = codec.map(|c| c.codec()) {
+                let path = file.columns()[column].path.join(".");
+                return Err(location.row_group(row_group).column(path.into()).wrap(e));
+            }
+        }
+    }
+    let fields = columns
+        .iter()
+        .map(|c| match c {
+            OutputColumn::Present(node) => node.field.clone(),
+            OutputColumn::Missing(field) => field.clone(),
+        })
+        .collect();
+    Ok(Projection {
+        columns,
+        leaves,
+        specs,
+        fields,
+    })
+}
+
+/// Appends the leaves of `node` and how to read them.
+fn collect_specs(
+    node: &ArrowNode,
+    file: &ParquetFile,
+    leaves: &mut Vec<usize>,
+    specs: &mut Vec<LeafSpec>,
+) -> Result<()> {
+    match &node.kind {
+        NodeKind::Leaf { column, conversion } => {
+            let descriptor = file
+                .columns()
+                .get(*column)
+                .ok_or_else(|| Error::internal("leaf column out of range"))?;
+            leaves.push(*column);
+            specs.push(LeafSpec {
+                conversion: *conversion,
+                type_length: descriptor.type_length.unwrap_or(0).max(0) as usize,
+                max_def: descriptor.max_def_level,
+                max_rep: descriptor.max_rep_level,
+                keep_indices: node.field.dictionary.is_some(),
+                top_level: false,
+            });
+        }
+        NodeKind::Struct { children } => {
+            for child in children {
+                collect_specs(child, file, leaves, specs)?;
+            }
+        }
+        NodeKind::List { element, .. } => collect_specs(element, file, leaves, specs)?,
+    }
+    Ok(())
+}
+
+/// Makes a flat string or binary leaf output dictionary indices if every data
+/// page of every selected chunk is dictionary-encoded.
+fn keep_dictionary(node: &mut ArrowNode, file: &ParquetFile, row_groups: &[usize]) {
+    let NodeKind::Leaf {
+        column,
+        conversion: Conversion::Utf8 | Conversion::ByteArray,
+    } = node.kind
+    else {
+        return;
+    };
+    let every_page = row_groups.iter().all(|&rg| {
+        file.row_groups()[rg]
+            .chunks
+            .get(column)
+            .and_then(|c| c.all_dictionary)
+            == Some(true)
+    });
+    if !every_page {
+        return;
+    }
+    let values = Field::new("", node.field.data_type.clone(), true);
+    let mut field = Field::new(&node.field.name, DataType::Int32, node.field.nullable)
+        .with_dictionary(values, false);
+    field.metadata = node.field.metadata.clone();
+    node.field = field;
+}
+
+/// `node` renamed and, where the expected type is a wider one, widened, as
+/// Iceberg's schema evolution allows.
+fn evolve(node: &ArrowNode, wanted: &Field) -> Result<ArrowNode> {
+    let mut node = node.clone();
+    node.field.name = wanted.name.clone();
+    if let Some(id) = node.field_id {
+        node.field.metadata = encode_metadata(&[(FIELD_ID_KEY, id.to_string().as_bytes())]).ok();
+    }
+    let file_type = node.field.data_type.clone();
+    let wanted_type = match &wanted.dictionary {
+        Some(dictionary) => dictionary.values.data_type.clone(),
+        None => wanted.data_type.clone(),
+    };
+    if let NodeKind::Leaf { conversion, .. } = &mut node.kind {
+        let widened = match (&file_type, &wanted_type, *conversion) {
+            (a, b, _) if a == b => None,
+            (DataType::Int32, DataType::Int64, Conversion::Int32) => Some(Conversion::Int32To64),
+            (DataType::Float32, DataType::Float64, Conversion::Float) => {
+                Some(Conversion::FloatToDouble)
+            }
+            (
+                DataType::Decimal128 {
+                    precision: p1,
+                    scale: s1,
+                },
+                DataType::Decimal128 {
+                    precision: p2,
+                    scale: s2,
+                },
+                c,
+            ) if s1 == s2 && p2 >= p1 => Some(c),
+            _ => {
+                return Err(Error::unsupported(format!(
+                    "the file's type '{file_type}' cannot be read as '{wanted_type}'"
+                )))
+            }
+        };
+        if let Some(widened) = widened {
+            *conversion = widened;
+            node.field.data_type = wanted_type;
+        }
+        return Ok(node);
+    }
+    if !same_shape(&node.field, wanted) {
+        return Err(Error::unsupported(format!(
+            "the file's nested type '{}' differs from the expected '{}' (nested schema evolution \
+             is not supported)",
+            shape(&node.field),
+            shape(wanted)
+        )));
+    }
+    Ok(node)
+}
+
+/// Types and child counts, ignoring names, nullability and metadata.
+fn same_shape(a: &Field, b: &Field) -> bool {
+    a.data_type == b.data_type
+        && a.children.len() == b.children.len()
+        && a.children
+            .iter()
+            .zip(&b.children)
+            .all(|(x, y)| same_shape(x, y))
+}
+
+fn shape(field: &Field) -> String {
+    if field.children.is_empty() {
+        return field.data_type.format();
+    }
+    let children: Vec<String> = field.children.iter().map(shape).collect();
+    format!("{}<{}>", field.data_type.format(), children.join(","))
+}
