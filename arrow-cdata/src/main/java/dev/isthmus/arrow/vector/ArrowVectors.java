@@ -16,11 +16,21 @@ public final class ArrowVectors {
      * @param inheritedOffset the offsets of enclosing structs, which Arrow applies to children
      */
     static ColumnVector of(ArrowArrayView view, long inheritedOffset) {
+        return of(view, inheritedOffset, false);
+    }
+
+    /**
+     * @param arrayElements the vector holds the elements of a list or the keys or values of a
+     *     map, which Flink reads through {@code ColumnarArrayData}. Its {@code getBinary} copies
+     *     {@code [offset, len)} of a {@code Bytes} instead of {@code [offset, offset + len)}, so
+     *     byte strings there must come as whole arrays at offset 0.
+     */
+    private static ColumnVector of(ArrowArrayView view, long inheritedOffset, boolean arrayElements) {
         long offset = view.offset() + inheritedOffset;
         if (view.field().isDictionaryEncoded()) {
             ArrowType.Int index = view.field().dictionaryIndex();
             return new DictionaryVector(view.validity(), view.buffer(1), offset, index.bitWidth(), index.signed(),
-                    of(view.dictionary(), 0));
+                    of(view.dictionary(), 0, arrayElements));
         }
         var validity = view.validity();
         return switch (view.field().type()) {
@@ -45,19 +55,19 @@ public final class ArrowVectors {
             };
             case ArrowType.Timestamp t -> new ValueVectors.Timestamps(validity, view.buffer(1), offset, t.unit());
             case ArrowType.Utf8 u -> new ValueVectors.VariableBytes(validity, view.buffer(1), view.buffer(2), offset,
-                    u.large());
+                    u.large(), arrayElements);
             case ArrowType.Binary b -> new ValueVectors.VariableBytes(validity, view.buffer(1), view.buffer(2), offset,
-                    b.large());
+                    b.large(), arrayElements);
             case ArrowType.FixedSizeBinary w -> new ValueVectors.FixedBytes(validity, view.buffer(1), offset,
-                    w.byteWidth());
+                    w.byteWidth(), arrayElements);
             case ArrowType.Struct s -> new NestedVectors.Rows(validity, offset, children(view, offset));
             case ArrowType.List l -> new NestedVectors.Lists(validity, view.buffer(1), offset, l.large(),
-                    of(view.child(0), 0));
+                    of(view.child(0), 0, true));
             case ArrowType.Map m -> {
                 ArrowArrayView entries = view.child(0);
                 long entriesOffset = entries.offset();
-                yield new NestedVectors.Maps(validity, view.buffer(1), offset, of(entries.child(0), entriesOffset),
-                        of(entries.child(1), entriesOffset));
+                yield new NestedVectors.Maps(validity, view.buffer(1), offset, of(entries.child(0), entriesOffset, true),
+                        of(entries.child(1), entriesOffset, true));
             }
         };
     }

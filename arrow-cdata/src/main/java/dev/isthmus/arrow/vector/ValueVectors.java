@@ -70,18 +70,23 @@ final class ValueVectors {
      * Arrow utf8/binary (32- or 64-bit offsets). Flink's {@code Bytes} must point into a
      * {@code byte[]}, so the first read copies the batch's whole data buffer to the heap once
      * (one bulk copy instead of one allocation and copy per value); later reads are views.
+     * With {@code eachValue}, every read copies just its value instead (see
+     * {@code ArrowVectors}: array elements must start at offset 0).
      */
     static final class VariableBytes extends ValidityVector implements BytesColumnVector {
         private final MemorySegment offsets;
         private final MemorySegment data;
         private final boolean large;
+        private final boolean eachValue;
         private byte[] heapData;
 
-        VariableBytes(MemorySegment validity, MemorySegment offsets, MemorySegment data, long offset, boolean large) {
+        VariableBytes(MemorySegment validity, MemorySegment offsets, MemorySegment data, long offset, boolean large,
+                boolean eachValue) {
             super(validity, offset);
             this.offsets = offsets;
             this.data = data;
             this.large = large;
+            this.eachValue = eachValue;
         }
 
         @Override
@@ -98,7 +103,7 @@ final class ValueVectors {
             }
             byte[] heap = heapData;
             if (heap == null) {
-                if (data.byteSize() > Integer.MAX_VALUE - 16) {
+                if (eachValue || data.byteSize() > Integer.MAX_VALUE - 16) {
                     return new Bytes(data.asSlice(start, end - start).toArray(ValueLayout.JAVA_BYTE), 0,
                             (int) (end - start));
                 }
@@ -109,16 +114,18 @@ final class ValueVectors {
         }
     }
 
-    /** Arrow fixed-size binary as Flink bytes; copied to the heap once, like {@link VariableBytes}. */
+    /** Arrow fixed-size binary as Flink bytes; copied to the heap like {@link VariableBytes}. */
     static final class FixedBytes extends ValidityVector implements BytesColumnVector {
         private final MemorySegment data;
         private final int width;
+        private final boolean eachValue;
         private byte[] heapData;
 
-        FixedBytes(MemorySegment validity, MemorySegment data, long offset, int width) {
+        FixedBytes(MemorySegment validity, MemorySegment data, long offset, int width, boolean eachValue) {
             super(validity, offset);
             this.data = data;
             this.width = width;
+            this.eachValue = eachValue;
         }
 
         @Override
@@ -126,7 +133,7 @@ final class ValueVectors {
             long start = (offset + i) * width;
             byte[] heap = heapData;
             if (heap == null) {
-                if (data.byteSize() > Integer.MAX_VALUE - 16) {
+                if (eachValue || data.byteSize() > Integer.MAX_VALUE - 16) {
                     return new Bytes(data.asSlice(start, width).toArray(ValueLayout.JAVA_BYTE), 0, width);
                 }
                 heap = data.toArray(ValueLayout.JAVA_BYTE);

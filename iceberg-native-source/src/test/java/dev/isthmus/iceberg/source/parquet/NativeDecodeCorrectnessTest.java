@@ -117,6 +117,19 @@ class NativeDecodeCorrectnessTest {
                 "dictionary arrays kept");
     }
 
+    @ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void randomSchemasDecodeAsIcebergsReaderReadsThem(long seed) {
+        Schema schema = RandomRecords.randomSchema(seed);
+        List<Record> records = new RandomRecords(seed, 0.2).records(schema, 700);
+        Map<String, String> settings = seed % 2 == 0 ? Map.of("write.parquet.page-version", "v2")
+                : Map.of("write.parquet.page-size-bytes", "1024", "write.parquet.row-group-size-bytes", "32768");
+        Path file = write("random-" + seed, schema, records, settings);
+        List<List<Object>> expected = IcebergParquetFiles.readStock(file, schema);
+        assertEquals(records.size(), expected.size());
+        assertEquals(expected, readNative(file, ScanOptions.of(schema).withBatchSize(256), seed % 3 == 0), schema.toString());
+    }
+
     @Test
     void projectionReordersAndNewColumnsReadAsNull() {
         List<Record> records = new RandomRecords(5, 0.1).records(RandomRecords.EVERY_TYPE, 500);

@@ -48,6 +48,60 @@ final class RandomRecords {
             Types.NestedField.optional(18, "fixed", Types.FixedType.ofLength(7)),
             Types.NestedField.optional(19, "bin", Types.BinaryType.get()));
 
+    private static final Type[] PRIMITIVES = {
+        Types.BooleanType.get(), Types.IntegerType.get(), Types.LongType.get(), Types.FloatType.get(),
+        Types.DoubleType.get(), Types.DecimalType.of(9, 3), Types.DecimalType.of(18, 0), Types.DecimalType.of(38, 20),
+        Types.DateType.get(), Types.TimeType.get(), Types.TimestampType.withoutZone(), Types.TimestampType.withZone(),
+        Types.TimestampNanoType.withoutZone(), Types.StringType.get(), Types.UUIDType.get(),
+        Types.FixedType.ofLength(3), Types.BinaryType.get()};
+
+    /** A random schema of 1 to 12 columns: primitives, and structs, lists and maps up to two deep. */
+    static Schema randomSchema(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int[] nextId = {1};
+        List<Types.NestedField> columns = new ArrayList<>();
+        int n = 1 + random.nextInt(12);
+        for (int i = 0; i < n; i++) {
+            columns.add(randomField(random, "c" + i, nextId, 0));
+        }
+        return new Schema(columns);
+    }
+
+    private static Types.NestedField randomField(SplittableRandom random, String name, int[] nextId, int depth) {
+        int id = nextId[0]++;
+        return random.nextBoolean() ? Types.NestedField.optional(id, name, randomType(random, nextId, depth))
+                : Types.NestedField.required(id, name, randomType(random, nextId, depth));
+    }
+
+    private static Type randomType(SplittableRandom random, int[] nextId, int depth) {
+        int choice = depth >= 2 ? 0 : random.nextInt(8);
+        return switch (choice) {
+            case 5 -> {
+                List<Types.NestedField> fields = new ArrayList<>();
+                int n = 1 + random.nextInt(3);
+                for (int i = 0; i < n; i++) {
+                    fields.add(randomField(random, "f" + i, nextId, depth + 1));
+                }
+                yield Types.StructType.of(fields);
+            }
+            case 6 -> {
+                int element = nextId[0]++;
+                Type type = randomType(random, nextId, depth + 1);
+                yield random.nextBoolean() ? Types.ListType.ofOptional(element, type)
+                        : Types.ListType.ofRequired(element, type);
+            }
+            case 7 -> {
+                int key = nextId[0]++;
+                int value = nextId[0]++;
+                Type keyType = random.nextBoolean() ? Types.StringType.get() : Types.IntegerType.get();
+                Type valueType = randomType(random, nextId, depth + 1);
+                yield random.nextBoolean() ? Types.MapType.ofOptional(key, value, keyType, valueType)
+                        : Types.MapType.ofRequired(key, value, keyType, valueType);
+            }
+            default -> PRIMITIVES[random.nextInt(PRIMITIVES.length)];
+        };
+    }
+
     private static final String[] TEXT = {"", "a", "héllo", "日本語テキスト", "😀", "Google", "Facebook", "Baidu",
         "https://www.nexmark.com/item.htm?query=1"};
 
