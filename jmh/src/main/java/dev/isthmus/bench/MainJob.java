@@ -2,6 +2,7 @@ package dev.isthmus.bench;
 
 import dev.isthmus.ffm.Codec;
 import dev.isthmus.ffm.NativeLibrary;
+import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -14,20 +15,66 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The README's main job, at the stage the project has reached: it generates a file of
- * Nexmark-like bids, maps it off-heap and round-trips it through every native codec, checking
- * the bytes and printing ratios and throughput. It grows into the full Flink write/read job as
- * the source and sink land (docs/roadmap.md).
+ * The README's main job, at the stage the project has reached:
+ * <ol>
+ *   <li>writes N Nexmark bids (default 2,000,000) with Iceberg's own Parquet writer and reads
+ *   them back with Iceberg's Flink reader and with the native decoder (through Flink's columnar
+ *   rows), checking that both see the same values and printing the times;</li>
+ *   <li>round-trips a generated file of bids through every native codec, checking the bytes.</li>
+ * </ol>
+ * It grows into the full Flink write/read job as the source and sink land (docs/roadmap.md).
  */
 public final class MainJob {
     private MainJob() {}
 
-    record Options(long sizeMiB, List<Codec> codecs, Path dir, long seed) {}
+    record Options(long rows, long sizeMiB, List<Codec> codecs, Path dir, long seed) {}
 
     public static void main(String[] args) throws IOException {
         Options options = parse(args);
-        System.out.printf(Locale.ROOT, "Isthmus %s main job: codec round trip over %d MiB of Nexmark bids%n",
-                NativeLibrary.version(), options.sizeMiB());
+        System.out.printf(Locale.ROOT, "Isthmus %s main job%n", NativeLibrary.version());
+        boolean decoded = decode(options);
+        boolean coded = codecs(options);
+        if (!decoded || !coded) {
+            System.err.println("FAILED: see the mismatches above");
+            System.exit(1);
+        }
+    }
+
+    /** Iceberg's Flink reader and the native decoder over the same Iceberg-written file. */
+    private static boolean decode(Options options) throws IOException {
+        System.out.printf(Locale.ROOT, "%n1. decode %,d bids written by Iceberg (zstd, table defaults)%n", options.rows());
+        System.out.println("   writing the file (once; cached under " + System.getProperty("java.io.tmpdir") + ") ...");
+        Path file = BidsParquetFile.ensure(options.rows(), options.seed());
+        long stockSum = 0;
+        long nativeSum = 0;
+        long stockBest = Long.MAX_VALUE;
+        long nativeBest = Long.MAX_VALUE;
+        for (int run = 1; run <= 3; run++) {
+            System.out.printf(Locale.ROOT, "   run %d/3 ...%n", run);
+            long t0 = System.nanoTime();
+            stockSum = DecodeBenchmark.stockRowScan(file);
+            long t1 = System.nanoTime();
+            try (NativeParquetFile parquet = NativeParquetFile.open(file)) {
+                nativeSum = DecodeBenchmark.readAll(parquet, false);
+            }
+            long t2 = System.nanoTime();
+            stockBest = Math.min(stockBest, t1 - t0);
+            nativeBest = Math.min(nativeBest, t2 - t1);
+        }
+        boolean same = stockSum == nativeSum;
+        System.out.printf(Locale.ROOT, "   %-44s %8s %12s%n", "reader (best of 3, every value read)", "ms", "rows/s");
+        System.out.printf(Locale.ROOT, "   %-44s %8.0f %,12.0f%n", "Iceberg's Flink reader (stock)", stockBest / 1e6,
+                options.rows() / (stockBest / 1e9));
+        System.out.printf(Locale.ROOT, "   %-44s %8.0f %,12.0f%n", "Isthmus native decoder", nativeBest / 1e6,
+                options.rows() / (nativeBest / 1e9));
+        System.out.printf(Locale.ROOT, "   native/stock: %.2fx; values %s%n", (double) stockBest / nativeBest,
+                same ? "identical (checksum " + nativeSum + ")" : "DIFFER: stock " + stockSum + ", native " + nativeSum);
+        return same;
+    }
+
+    /** Every native codec over a generated file of bids as CSV text. */
+    private static boolean codecs(Options options) throws IOException {
+        System.out.printf(Locale.ROOT, "%n2. codec round trip over %d MiB of Nexmark bids%n", options.sizeMiB());
         Files.createDirectories(options.dir());
         Path file = options.dir().resolve("bids-" + options.sizeMiB() + "MiB-seed" + options.seed() + ".csv");
         long size = options.sizeMiB() << 20;
@@ -64,10 +111,7 @@ public final class MainJob {
                         same ? "identical" : "MISMATCH");
             }
         }
-        if (failed) {
-            System.err.println("FAILED: a codec did not reproduce the input");
-            System.exit(1);
-        }
+        return !failed;
     }
 
     private static double mbPerSecond(long bytes, long nanos) {
@@ -75,6 +119,7 @@ public final class MainJob {
     }
 
     static Options parse(String[] args) {
+        long rows = 2_000_000;
         long sizeMiB = 256;
         List<Codec> codecs = new ArrayList<>(List.of(Codec.ZSTD, Codec.LZ4_RAW, Codec.SNAPPY, Codec.GZIP, Codec.BROTLI));
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "isthmus-main-job");
@@ -82,6 +127,7 @@ public final class MainJob {
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
+                case "--rows" -> rows = Long.parseLong(value(args, ++i, arg));
                 case "--size-mib" -> sizeMiB = Long.parseLong(value(args, ++i, arg));
                 case "--codecs" -> {
                     codecs.clear();
@@ -92,17 +138,17 @@ public final class MainJob {
                 case "--dir" -> dir = Path.of(value(args, ++i, arg));
                 case "--seed" -> seed = Long.parseLong(value(args, ++i, arg));
                 case "--help", "-h" -> {
-                    System.out.println("usage: MainJob [--size-mib N (256)] [--codecs zstd,lz4_raw,snappy,gzip,brotli]"
-                            + " [--dir DIR] [--seed N]");
+                    System.out.println("usage: MainJob [--rows N (2000000)] [--size-mib N (256)]"
+                            + " [--codecs zstd,lz4_raw,snappy,gzip,brotli] [--dir DIR] [--seed N]");
                     System.exit(0);
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + arg + " (try --help)");
             }
         }
-        if (sizeMiB <= 0) {
-            throw new IllegalArgumentException("--size-mib must be positive, got " + sizeMiB);
+        if (sizeMiB <= 0 || rows <= 0) {
+            throw new IllegalArgumentException("--rows and --size-mib must be positive, got " + rows + " and " + sizeMiB);
         }
-        return new Options(sizeMiB, codecs, dir, seed);
+        return new Options(rows, sizeMiB, codecs, dir, seed);
     }
 
     private static String value(String[] args, int i, String flag) {
