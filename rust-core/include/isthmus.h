@@ -523,7 +523,8 @@ void isthmus_scan_close(isthmus_scan *scan);
  *            write.parquet.stats-enabled.column.<name>), parquet-java's
  *            parquet.enable.dictionary and parquet.enable.dictionary#<name>, and
  *            isthmus.overwrite and isthmus.compression-threads (helper threads that
- *            compress pages, default 1, 0 for none; the file is the same either way).
+ *            compress pages, default 0: the caller compresses; the file is the same
+ *            either way).
  *            Other keys are ignored, so a table's whole property map
  *            may be passed; a bad value of a known key is INVALID_ARGUMENT naming it.
  * Output.    A path writer writes a hidden temporary file next to the path and moves it
@@ -573,7 +574,8 @@ int32_t isthmus_writer_open_buffered(const struct ArrowSchema *schema,
  * Errors: INVALID_ARGUMENT (NULL writer or array, a released or invalid array naming the
  *         column and the problem, a type that differs from the writer's, null rows of
  *         the struct itself, a null in a required column, a decimal value beyond its
- *         precision, the writer busy, closed, aborted or failed), IO, OUT_OF_MEMORY.
+ *         precision, a byte array beyond 2 GiB, the writer busy, closed, aborted or
+ *         failed), IO, OUT_OF_MEMORY.
  *         Any error but a NULL or busy writer fails the writer (see "Failure"). */
 int32_t isthmus_writer_write(isthmus_writer *writer, struct ArrowArray *array,
                              const struct ArrowSchema *schema, isthmus_error *error);

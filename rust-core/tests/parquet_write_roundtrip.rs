@@ -690,3 +690,34 @@ fn compression_threads_do_not_change_the_file() {
         }
     }
 }
+
+#[test]
+fn batch_boundaries_do_not_change_the_file() {
+    // Pages end at the row where their estimate reaches the threshold, and
+    // row groups at Iceberg's check points, however the rows arrive.
+    for seed in [8, 9] {
+        let columns = every_type(2000, seed, 25);
+        let (schema, data) = batch(&columns);
+        for version in ["v1", "v2"] {
+            let pairs = [
+                ("write.parquet.page-size-bytes", "1500"),
+                ("write.parquet.row-group-size-bytes", "100000"),
+                ("write.parquet.dict-size-bytes", "800"),
+                ("write.parquet.page-version", version),
+            ];
+            let files: Vec<Vec<u8>> = [2000, 1, 7, 333]
+                .iter()
+                .map(|&rows| write_file(&schema, &slices(&data, rows), options(&pairs)).0)
+                .collect();
+            let parsed = read_file(&files[0]);
+            assert!(parsed.metadata.row_groups.len() > 1);
+            assert!(parsed.row_groups[0].iter().any(|c| c.pages.len() > 3));
+            for (i, file) in files.iter().enumerate() {
+                assert!(
+                    file == &files[0],
+                    "seed {seed} {version}: batching {i} changed the file"
+                );
+            }
+        }
+    }
+}

@@ -28,8 +28,6 @@ use crate::parquet::encodings::plain::PlainBooleanEncoder;
 use crate::parquet::encodings::rle::{encode_dictionary_indices, encode_rle_booleans};
 use crate::parquet::format::{Encoding, PhysicalType, Statistics};
 
-/// Below this many rows a mini-batch is not worth cutting smaller.
-const MIN_BATCH: usize = 16;
 /// parquet-java's limit on statistics it writes to the footer: min plus max
 /// must stay below this many bytes, or the chunk gets no statistics at all.
 const MAX_STATS_SIZE: usize = 4096;
@@ -72,6 +70,74 @@ fn footer_statistics(
     statistics.min_value = Some(min);
     statistics.max_value = Some(max);
     statistics
+}
+
+/// How many of the next `max_rows` rows the page takes: up to and including
+/// the row whose value brings the page's estimate to `room` more bytes, each
+/// valid row `i` adding `cost(i)`. Exact, so that pages end at the same row
+/// however the rows arrive in batches.
+#[inline]
+fn rows_to_fill(
+    room: usize,
+    max_rows: usize,
+    validity: Option<Validity<'_>>,
+    mut cost: impl FnMut(usize) -> usize,
+) -> usize {
+    if room == 0 {
+        return max_rows.min(1);
+    }
+    let mut used = 0;
+    match validity {
+        None => {
+            for i in 0..max_rows {
+                used += cost(i);
+                if used >= room {
+                    return i + 1;
+                }
+            }
+        }
+        Some(validity) => {
+            for i in 0..max_rows {
+                if validity.get(i) {
+                    used += cost(i);
+                    if used >= room {
+                        return i + 1;
+                    }
+                }
+            }
+        }
+    }
+    max_rows
+}
+
+/// [`rows_to_fill`] when every value costs `cost` bytes.
+#[inline]
+fn constant_rows_to_fill(
+    room: usize,
+    max_rows: usize,
+    validity: Option<Validity<'_>>,
+    cost: usize,
+) -> usize {
+    let values = room.div_ceil(cost.max(1)).max(1);
+    match validity {
+        None => max_rows.min(values),
+        Some(validity) => {
+            // The row holding the `values`-th valid value, found run by run.
+            let (mut row, mut seen, mut found) = (0, 0, None);
+            validity.for_each_run(max_rows, |valid, count| {
+                if found.is_none() {
+                    if valid && seen + count >= values {
+                        found = Some(row + (values - seen));
+                    }
+                    if valid {
+                        seen += count;
+                    }
+                    row += count;
+                }
+            });
+            found.unwrap_or(max_rows)
+        }
+    }
 }
 
 /// Which encoding a chunk currently uses.
@@ -190,13 +256,11 @@ impl<T: Numeric> NumericWriter<T> {
                 Mode::Dictionary => 4,
                 Mode::Fallback => T::WIDTH,
             };
-            let row_room = config.page_row_limit - self.chunk.page_rows;
-            let byte_room = config.page_threshold.saturating_sub(self.page_estimate()) / per_row;
-            let n = (values.len() - done)
-                .min(row_room)
-                .min(byte_room.max(MIN_BATCH));
+            let row_room = (config.page_row_limit - self.chunk.page_rows).min(values.len() - done);
+            let byte_room = config.page_threshold.saturating_sub(self.page_estimate());
             let validity_here = validity.map(|v| v.skip(done));
-            let nulls = self.chunk.add_levels(validity_here, n);
+            let n = constant_rows_to_fill(byte_room, row_room, validity_here, per_row);
+            let nulls = validity_here.map_or(0, |v| n - v.count_valid(n));
             let slice = &values[done..done + n];
             let mut gathered = std::mem::take(&mut self.gathered);
             let present: &[T] = if nulls == 0 {
@@ -207,10 +271,19 @@ impl<T: Numeric> NumericWriter<T> {
                 gathered.extend((0..n).filter(|&i| validity.get(i)).map(|i| slice[i]));
                 &gathered
             };
-            self.page_stats.update(present);
-            self.encode(present);
+            // Leaving the dictionary ends the mini-batch (the page's size counts
+            // differently from there on).
+            let mode = self.dict.mode;
+            let encoded = self.encode(present);
+            self.page_stats.update(&present[..encoded]);
+            let rows = match validity_here {
+                _ if self.dict.mode == mode => n,
+                Some(validity) if nulls > 0 => validity.rows_holding(encoded),
+                _ => encoded,
+            };
             self.gathered = gathered;
-            done += n;
+            self.chunk.add_levels(validity_here, rows);
+            done += rows;
             if self.chunk.page_rows >= config.page_row_limit
                 || self.page_estimate() >= config.page_threshold
             {
@@ -220,22 +293,24 @@ impl<T: Numeric> NumericWriter<T> {
         Ok(())
     }
 
-    fn encode(&mut self, values: &[T]) {
+    /// Encodes `values` and returns how many: all of them, or up to and
+    /// including the one that made the chunk leave its dictionary.
+    fn encode(&mut self, values: &[T]) -> usize {
         if self.dict.mode == Mode::Fallback {
             self.encode_fallback(values);
-            return;
+            return values.len();
         }
         let limit = self.chunk.config.dictionary_size;
-        self.dict.raw_size += values.len() * T::WIDTH;
         for (i, &value) in values.iter().enumerate() {
+            self.dict.raw_size += T::WIDTH;
             let (index, new) = self.interner.intern(value.to_bits());
             self.dict.indices.push(index);
             if new && self.interner.len() * T::WIDTH > limit {
                 self.fall_back();
-                self.encode_fallback(&values[i + 1..]);
-                return;
+                return i + 1;
             }
         }
+        values.len()
     }
 
     /// PLAIN values go straight into the page; DELTA_BINARY_PACKED ones wait
@@ -438,8 +513,8 @@ impl BytesFallback {
     fn push(&mut self, value: &[u8], page: &mut Vec<u8>) {
         if let Some(encoder) = &mut self.delta {
             self.delta_size += value.len() + 4;
-            // A value beyond i32 lengths fails the page size check when the
-            // page is written, so the encoder's own error cannot be the first.
+            // The writer refuses values beyond i32 lengths before they get
+            // here, which is the encoder's only error.
             let _ = encoder.put(value);
         } else if self.fixed {
             page.extend_from_slice(value);
@@ -596,23 +671,27 @@ impl BytesWriter {
         let config = self.chunk.config;
         let mut done = 0;
         while done < rows {
-            let row_room = config.page_row_limit - self.chunk.page_rows;
-            let estimate = self.page_estimate();
-            let per_row = match self.dict.mode {
-                Mode::Dictionary => 4,
-                Mode::Fallback if self.chunk.page_rows > 0 => {
-                    (estimate / self.chunk.page_rows).max(1)
-                }
-                Mode::Fallback => {
-                    let probe = (rows - done).min(64);
-                    (values.span(done, done + probe) / probe + 4).max(1)
-                }
-            };
-            let byte_room = config.page_threshold.saturating_sub(estimate) / per_row;
-            let n = (rows - done).min(row_room).min(byte_room.max(MIN_BATCH));
+            let row_room = (config.page_row_limit - self.chunk.page_rows).min(rows - done);
+            let byte_room = config.page_threshold.saturating_sub(self.page_estimate());
             let validity_here = validity.map(|v| v.skip(done));
-            let nulls = self.chunk.add_levels(validity_here, n);
-            match (values, nulls) {
+            // What each value adds to the page estimate.
+            let n = match (self.dict.mode, self.fixed && self.fallback.delta.is_none()) {
+                (Mode::Dictionary, _) => {
+                    constant_rows_to_fill(byte_room, row_room, validity_here, 4)
+                }
+                (Mode::Fallback, true) => {
+                    let width = values.get(done).len();
+                    constant_rows_to_fill(byte_room, row_room, validity_here, width)
+                }
+                (Mode::Fallback, false) => rows_to_fill(byte_room, row_room, validity_here, |i| {
+                    values.span(done + i, done + i + 1) + 4
+                }),
+            };
+            let nulls = validity_here.map_or(0, |v| n - v.count_valid(n));
+            // Leaving the dictionary ends the mini-batch (the page's size counts
+            // differently from there on): `rows` is how far it got.
+            let mut rows = n;
+            match (values, nulls, self.dict.mode) {
                 (
                     ByteValues::Offsets {
                         offsets,
@@ -620,41 +699,34 @@ impl BytesWriter {
                         data,
                     },
                     0,
-                ) => {
-                    // The common case, without per-value dispatch: each offset
-                    // is read once.
+                    Mode::Fallback,
+                ) if self.fallback.delta.is_none() => {
+                    // The common case: PLAIN without nulls, each offset read once.
                     let mut start = read_u32(offsets, done) as usize;
-                    if self.dict.mode == Mode::Fallback && self.fallback.delta.is_none() {
-                        let span = read_u32(offsets, done + n) as usize - start;
-                        self.chunk.values().reserve(span + 4 * n);
-                        self.unencoded += span as i64;
-                        for i in done + 1..=done + n {
-                            let end = read_u32(offsets, i) as usize;
-                            self.encode_plain(&data[start..end]);
-                            start = end;
-                        }
-                    } else {
-                        for i in done + 1..=done + n {
-                            let end = read_u32(offsets, i) as usize;
-                            self.encode(&data[start..end]);
-                            start = end;
-                        }
-                    }
-                }
-                (ByteValues::Fixed { data, width }, 0) => {
-                    for value in data[done * width..(done + n) * width].chunks_exact(width) {
-                        self.encode(value);
+                    let span = read_u32(offsets, done + n) as usize - start;
+                    self.chunk.values().reserve(span + 4 * n);
+                    self.unencoded += span as i64;
+                    for i in done + 1..=done + n {
+                        let end = read_u32(offsets, i) as usize;
+                        self.encode_plain(&data[start..end]);
+                        start = end;
                     }
                 }
                 _ => {
+                    let mode = self.dict.mode;
                     for i in done..done + n {
                         if nulls == 0 || validity_here.is_some_and(|v| v.get(i - done)) {
                             self.encode(values.get(i));
+                            if self.dict.mode != mode {
+                                rows = i - done + 1;
+                                break;
+                            }
                         }
                     }
                 }
             }
-            done += n;
+            self.chunk.add_levels(validity_here, rows);
+            done += rows;
             if self.chunk.page_rows >= config.page_row_limit
                 || self.page_estimate() >= config.page_threshold
             {
@@ -872,9 +944,10 @@ impl BoolWriter {
         let mut done = 0;
         while done < rows {
             let row_room = config.page_row_limit - self.chunk.page_rows;
-            let byte_room = config.page_threshold.saturating_sub(self.page.len() / 8) * 8;
-            let n = (rows - done).min(row_room).min(byte_room.max(MIN_BATCH));
+            // One bit per value: the page is full at `page_threshold * 8` values.
+            let room = (config.page_threshold * 8).saturating_sub(self.page.len());
             let validity_here = validity.map(|v| v.skip(done));
+            let n = constant_rows_to_fill(room, row_room.min(rows - done), validity_here, 1);
             let nulls = self.chunk.add_levels(validity_here, n);
             let start = self.page.len();
             for i in done..done + n {
@@ -891,7 +964,7 @@ impl BoolWriter {
             }
             done += n;
             if self.chunk.page_rows >= config.page_row_limit
-                || self.page.len() / 8 >= config.page_threshold
+                || self.page.len() >= config.page_threshold * 8
             {
                 self.flush_page()?;
             }

@@ -71,7 +71,7 @@ impl Default for WriterOptions {
             row_group_check_min: 100,
             row_group_check_max: 10_000,
             overwrite: false,
-            compression_threads: 1,
+            compression_threads: 0,
         }
     }
 }

@@ -78,6 +78,23 @@ impl<'a> Validity<'a> {
         }
     }
 
+    /// How many of the first `len` rows are valid.
+    pub fn count_valid(&self, len: usize) -> usize {
+        crate::arrow::bitmap::count_set_bits(self.bits, self.offset, len)
+    }
+
+    /// The rows up to and including the `count`-th valid one; the caller
+    /// knows that many rows are valid.
+    pub fn rows_holding(&self, count: usize) -> usize {
+        let mut seen = 0;
+        let mut row = 0;
+        while seen < count {
+            seen += usize::from(self.get(row));
+            row += 1;
+        }
+        row
+    }
+
     /// The first null row among the first `len`, if any.
     pub fn first_null(&self, len: usize) -> Option<usize> {
         (0..len).find(|&i| !self.get(i))

@@ -446,6 +446,9 @@ impl FileWriter {
                 let width = if large { 8 } else { 4 };
                 let first = child.offset() + start;
                 let offsets = &child.raw_buffer(0)[first * width..(first + rows + 1) * width];
+                if large {
+                    check_value_lengths(column, offsets, first_row)?;
+                }
                 w.append(
                     ByteValues::Offsets {
                         offsets,
@@ -669,6 +672,31 @@ impl FileWriter {
 impl Drop for FileWriter {
     fn drop(&mut self) {
         self.abort();
+    }
+}
+
+/// Parquet stores a byte array's length in 32 bits (and parquet-java reads it
+/// as a signed int): large Arrow values beyond that cannot be written.
+fn check_value_lengths(column: &LeafColumn, offsets: &[u8], first_row: usize) -> Result<()> {
+    let offset = |i: usize| {
+        let bytes: [u8; 8] = offsets[i * 8..i * 8 + 8].try_into().unwrap_or_default();
+        i64::from_le_bytes(bytes)
+    };
+    let rows = offsets.len() / 8 - 1;
+    if offset(rows) - offset(0) <= i64::from(i32::MAX) {
+        return Ok(());
+    }
+    match (0..rows).find(|&i| offset(i + 1) - offset(i) > i64::from(i32::MAX)) {
+        Some(i) => Err(Error::invalid_argument(format!(
+            "column '{}' (field id {}): row {} holds a value of {} bytes; \
+             Parquet byte arrays hold at most {} bytes",
+            column.name,
+            column.field_id,
+            first_row + i,
+            offset(i + 1) - offset(i),
+            i32::MAX
+        ))),
+        None => Ok(()),
     }
 }
 
