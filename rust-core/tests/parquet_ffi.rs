@@ -26,6 +26,12 @@ use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values
 /// The counters are global; tests that check them run one at a time.
 static COUNTERS: Mutex<()> = Mutex::new(());
 
+/// The Arrow counters are process-wide and tests run in parallel: every test of this binary
+/// exports batches, so each holds the lock while it runs, not only the one that reads them.
+fn counters() -> std::sync::MutexGuard<'static, ()> {
+    COUNTERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn error() -> IsthmusError {
     // SAFETY: all-zero is a valid isthmus_error.
     unsafe { MaybeUninit::zeroed().assume_init() }
@@ -177,7 +183,7 @@ fn options(ids: &[i32]) -> IsthmusScanOptions {
 
 #[test]
 fn path_and_footer_modes_decode_the_same_batches() {
-    let _lock = COUNTERS.lock().unwrap();
+    let _lock = counters();
     let before = stats();
     let bytes = file_bytes();
     let path = temp_path("ffi.parquet");
@@ -250,6 +256,7 @@ fn path_and_footer_modes_decode_the_same_batches() {
 
 #[test]
 fn metadata_points_into_file_owned_memory() {
+    let _lock = counters();
     let bytes = file_bytes();
     let path = temp_path("meta.parquet");
     std::fs::write(&path, &bytes).unwrap();
@@ -357,6 +364,7 @@ fn metadata_points_into_file_owned_memory() {
 
 #[test]
 fn options_and_errors_cross_the_boundary() {
+    let _lock = counters();
     let bytes = file_bytes();
     let path = temp_path("errors.parquet");
     std::fs::write(&path, &bytes).unwrap();
