@@ -32,6 +32,22 @@ use crate::parquet::format::{Encoding, PhysicalType, Statistics};
 /// must stay below this many bytes, or the chunk gets no statistics at all.
 const MAX_STATS_SIZE: usize = 4096;
 
+/// What a column has written to the file so far, summed over its chunks, for the result.
+#[derive(Default)]
+struct FileTotals {
+    nulls: u64,
+    values: u64,
+    compressed: u64,
+}
+
+impl FileTotals {
+    fn add(&mut self, nulls: u64, chunk: &ChunkOutput) {
+        self.nulls += nulls;
+        self.values += chunk.num_values as u64;
+        self.compressed += chunk.compressed_size as u64;
+    }
+}
+
 /// Min/max and counts over a whole column, for the caller's metrics.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ColumnMetrics {
@@ -199,9 +215,7 @@ pub(crate) struct NumericWriter<T: Numeric> {
     page_stats: NumericStats<T>,
     chunk_stats: NumericStats<T>,
     file_stats: NumericStats<T>,
-    file_nulls: u64,
-    file_values: u64,
-    file_compressed: u64,
+    totals: FileTotals,
     gathered: Vec<T>,
 }
 
@@ -224,9 +238,7 @@ impl<T: Numeric> NumericWriter<T> {
             page_stats: NumericStats::default(),
             chunk_stats: NumericStats::default(),
             file_stats: NumericStats::default(),
-            file_nulls: 0,
-            file_values: 0,
-            file_compressed: 0,
+            totals: FileTotals::default(),
             gathered: Vec::new(),
         }
     }
@@ -414,9 +426,7 @@ impl<T: Numeric> NumericWriter<T> {
             .map(|(min, max)| (le_bytes(min), le_bytes(max)));
         let statistics = footer_statistics(&self.column, nulls, bounds, self.statistics);
         self.file_stats.merge(&self.chunk_stats);
-        self.file_nulls += nulls;
-        self.file_values += output.num_values as u64;
-        self.file_compressed += output.compressed_size as u64;
+        self.totals.add(nulls, &output);
         Ok((output, statistics))
     }
 
@@ -434,12 +444,12 @@ impl<T: Numeric> NumericWriter<T> {
     pub fn metrics(&self) -> ColumnMetrics {
         let bounds = self.file_stats.iceberg_bounds().filter(|_| self.statistics);
         ColumnMetrics {
-            value_count: self.file_values,
-            null_count: self.file_nulls,
+            value_count: self.totals.values,
+            null_count: self.totals.nulls,
             nan_count: T::FLOAT.then_some(self.file_stats.nans),
             min: bounds.map(|(min, _)| le_bytes(min)),
             max: bounds.map(|(_, max)| le_bytes(max)),
-            compressed_size: self.file_compressed,
+            compressed_size: self.totals.compressed,
         }
     }
 }
@@ -605,9 +615,7 @@ pub(crate) struct BytesWriter {
     page_bounds: ByteBounds,
     chunk_bounds: ByteBounds,
     file_bounds: ByteBounds,
-    file_nulls: u64,
-    file_values: u64,
-    file_compressed: u64,
+    totals: FileTotals,
 }
 
 impl BytesWriter {
@@ -641,9 +649,7 @@ impl BytesWriter {
             page_bounds: ByteBounds::default(),
             chunk_bounds: ByteBounds::default(),
             file_bounds: ByteBounds::default(),
-            file_nulls: 0,
-            file_values: 0,
-            file_compressed: 0,
+            totals: FileTotals::default(),
         }
     }
 
@@ -847,9 +853,7 @@ impl BytesWriter {
             self.statistics,
         );
         self.file_bounds.merge(&self.chunk_bounds, self.signed);
-        self.file_nulls += nulls;
-        self.file_values += output.num_values as u64;
-        self.file_compressed += output.compressed_size as u64;
+        self.totals.add(nulls, &output);
         Ok((output, statistics))
     }
 
@@ -869,12 +873,12 @@ impl BytesWriter {
     pub fn metrics(&self) -> ColumnMetrics {
         let bounds = self.file_bounds.pair().filter(|_| self.statistics);
         ColumnMetrics {
-            value_count: self.file_values,
-            null_count: self.file_nulls,
+            value_count: self.totals.values,
+            null_count: self.totals.nulls,
             nan_count: None,
             min: bounds.as_ref().map(|(min, _)| min.clone()),
             max: bounds.map(|(_, max)| max),
-            compressed_size: self.file_compressed,
+            compressed_size: self.totals.compressed,
         }
     }
 }
@@ -894,9 +898,7 @@ pub(crate) struct BoolWriter {
     page_bounds: Option<(bool, bool)>,
     chunk_bounds: Option<(bool, bool)>,
     file_bounds: Option<(bool, bool)>,
-    file_nulls: u64,
-    file_values: u64,
-    file_compressed: u64,
+    totals: FileTotals,
 }
 
 fn merge_bools(into: &mut Option<(bool, bool)>, other: Option<(bool, bool)>) {
@@ -923,9 +925,7 @@ impl BoolWriter {
             page_bounds: None,
             chunk_bounds: None,
             file_bounds: None,
-            file_nulls: 0,
-            file_values: 0,
-            file_compressed: 0,
+            totals: FileTotals::default(),
         }
     }
 
@@ -1012,9 +1012,7 @@ impl BoolWriter {
             .map(|(min, max)| (vec![u8::from(min)], vec![u8::from(max)]));
         let statistics = footer_statistics(&self.column, nulls, bounds, self.statistics);
         merge_bools(&mut self.file_bounds, self.chunk_bounds);
-        self.file_nulls += nulls;
-        self.file_values += output.num_values as u64;
-        self.file_compressed += output.compressed_size as u64;
+        self.totals.add(nulls, &output);
         Ok((output, statistics))
     }
 
@@ -1030,12 +1028,12 @@ impl BoolWriter {
     pub fn metrics(&self) -> ColumnMetrics {
         let bounds = self.file_bounds.filter(|_| self.statistics);
         ColumnMetrics {
-            value_count: self.file_values,
-            null_count: self.file_nulls,
+            value_count: self.totals.values,
+            null_count: self.totals.nulls,
             nan_count: None,
             min: bounds.map(|(min, _)| vec![u8::from(min)]),
             max: bounds.map(|(_, max)| vec![u8::from(max)]),
-            compressed_size: self.file_compressed,
+            compressed_size: self.totals.compressed,
         }
     }
 }

@@ -24,12 +24,16 @@ import org.apache.flink.table.types.logical.RowType;
 public final class NativeRoundTrip {
     private NativeRoundTrip() {}
 
-    public static ArrowColumnarBatch batch(List<? extends RowData> rows, RowType type, MemoryTracker tracker) {
-        FinishedArray finished;
+    /** The rows as one Java-built batch, not yet exported. */
+    public static FinishedArray build(List<? extends RowData> rows, RowType type, MemoryTracker tracker) {
         try (RowDataAppender appender = new RowDataAppender(type, new BufferAllocator(tracker))) {
             rows.forEach(appender::append);
-            finished = appender.finish();
+            return appender.finish();
         }
+    }
+
+    public static ArrowColumnarBatch batch(List<? extends RowData> rows, RowType type, MemoryTracker tracker) {
+        FinishedArray finished = build(rows, type, tracker);
         try (Arena call = Arena.ofConfined()) {
             MemorySegment array = ArrowArray.allocate(call);
             MemorySegment schema = ArrowSchema.allocate(call);

@@ -48,13 +48,27 @@ public final class ImportedArray implements AutoCloseable {
      * @param producer receives the {@code ArrowArray} and {@code ArrowSchema} to fill
      */
     public static ImportedArray receive(MemoryTracker tracker, BiConsumer<MemorySegment, MemorySegment> producer) {
+        return take(tracker, null, producer);
+    }
+
+    /**
+     * Like {@link #receive(MemoryTracker, BiConsumer)} for a producer that fills only the
+     * {@code ArrowArray}, its schema being known already (a scan's batches all share one).
+     */
+    public static ImportedArray receive(MemoryTracker tracker, ArrowField field, Consumer<MemorySegment> producer) {
+        return take(tracker, field, (array, schema) -> producer.accept(array));
+    }
+
+    /** With {@code knownField} null, a schema struct is allocated beside the array and read. */
+    private static ImportedArray take(MemoryTracker tracker, ArrowField knownField,
+            BiConsumer<MemorySegment, MemorySegment> producer) {
         Arena arena = Arena.ofShared();
         MemorySegment array;
         MemorySegment schema;
         try {
             array = ArrowArray.allocate(arena);
-            schema = ArrowSchema.allocate(arena);
-            tracker.allocated(ArrowArray.sizeof() + ArrowSchema.sizeof());
+            schema = knownField == null ? ArrowSchema.allocate(arena) : null;
+            tracker.allocated(structBytes(schema));
         } catch (Throwable t) {
             arena.close();
             throw t;
@@ -64,7 +78,7 @@ public final class ImportedArray implements AutoCloseable {
             if (ArrowArray.release(array).equals(MemorySegment.NULL)) {
                 throw new IllegalStateException("the producer did not fill the ArrowArray (release is NULL)");
             }
-            ArrowField field = SchemaImport.read(schema);
+            ArrowField field = knownField != null ? knownField : SchemaImport.read(schema);
             ArrowArrayView view = ArrowArrayView.read(array, field, arena);
             tracker.arrayOpened();
             return new ImportedArray(arena, array, schema, tracker, field, view);
@@ -74,32 +88,8 @@ public final class ImportedArray implements AutoCloseable {
         }
     }
 
-    /**
-     * Like {@link #receive(MemoryTracker, BiConsumer)} for a producer that fills only the
-     * {@code ArrowArray}, its schema being known already (a scan's batches all share one).
-     */
-    public static ImportedArray receive(MemoryTracker tracker, ArrowField field, Consumer<MemorySegment> producer) {
-        Arena arena = Arena.ofShared();
-        MemorySegment array;
-        try {
-            array = ArrowArray.allocate(arena);
-            tracker.allocated(ArrowArray.sizeof());
-        } catch (Throwable t) {
-            arena.close();
-            throw t;
-        }
-        try {
-            producer.accept(array);
-            if (ArrowArray.release(array).equals(MemorySegment.NULL)) {
-                throw new IllegalStateException("the producer did not fill the ArrowArray (release is NULL)");
-            }
-            ArrowArrayView view = ArrowArrayView.read(array, field, arena);
-            tracker.arrayOpened();
-            return new ImportedArray(arena, array, null, tracker, field, view);
-        } catch (Throwable t) {
-            releaseAndFree(arena, array, null, tracker);
-            throw t;
-        }
+    private static long structBytes(MemorySegment schema) {
+        return ArrowArray.sizeof() + (schema == null ? 0 : ArrowSchema.sizeof());
     }
 
     public ArrowField field() {
@@ -113,10 +103,6 @@ public final class ImportedArray implements AutoCloseable {
 
     public long length() {
         return view.length();
-    }
-
-    public boolean isClosed() {
-        return closed.get();
     }
 
     /** Releases the producer's memory. Safe to call more than once, from any thread. */
@@ -142,7 +128,7 @@ public final class ImportedArray implements AutoCloseable {
                 }
             }
         } finally {
-            tracker.freed(ArrowArray.sizeof() + (schema == null ? 0 : ArrowSchema.sizeof()));
+            tracker.freed(structBytes(schema));
             arena.close();
         }
     }

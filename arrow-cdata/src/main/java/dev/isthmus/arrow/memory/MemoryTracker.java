@@ -24,7 +24,6 @@ public final class MemoryTracker implements AutoCloseable {
     private final AtomicLong allocatedBytes = new AtomicLong();
     private final AtomicLong peakBytes = new AtomicLong();
     private final AtomicLong liveArrays = new AtomicLong();
-    private final AtomicLong arrays = new AtomicLong();
 
     private MemoryTracker(String name, MemoryTracker parent) {
         this.name = name;
@@ -68,7 +67,6 @@ public final class MemoryTracker implements AutoCloseable {
     public void arrayOpened() {
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveArrays.incrementAndGet();
-            t.arrays.incrementAndGet();
         }
     }
 
@@ -93,11 +91,6 @@ public final class MemoryTracker implements AutoCloseable {
 
     public long liveArrays() {
         return liveArrays.get();
-    }
-
-    /** Arrays this owner has been responsible for, released or not. */
-    public long arrays() {
-        return arrays.get();
     }
 
     public List<MemoryTracker> children() {

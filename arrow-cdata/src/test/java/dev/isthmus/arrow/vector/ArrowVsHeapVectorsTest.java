@@ -6,9 +6,7 @@ import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.NativeRoundTrip;
 import dev.isthmus.arrow.RandomRows;
-import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.builder.RowDataAppender;
 import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.ffm.gen.ArrowArray;
@@ -114,11 +112,7 @@ class ArrowVsHeapVectorsTest {
     @Test
     void slicedBatchesOfEveryTypeReadOnlyTheirSlice() {
         List<GenericRowData> rows = new RandomRows(11, 0.2).rows(RandomRows.EVERY_TYPE, 300);
-        FinishedArray finished;
-        try (RowDataAppender appender = new RowDataAppender(RandomRows.EVERY_TYPE, new BufferAllocator(tracker))) {
-            rows.forEach(appender::append);
-            finished = appender.finish();
-        }
+        FinishedArray finished = NativeRoundTrip.build(rows, RandomRows.EVERY_TYPE, tracker);
         try (Arena call = Arena.ofConfined()) {
             MemorySegment array = ArrowArray.allocate(call);
             MemorySegment schema = ArrowSchema.allocate(call);

@@ -17,7 +17,6 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
  * without object reuse), as they do for Flink's own columnar formats.
  */
 final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<RowData>> {
-    private final String splitId;
     private final ArrowColumnarBatch batch;
     private final Set<String> finishedSplits;
     private final ColumnarRowData row;
@@ -30,7 +29,6 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
 
     private ArrowBatchRecords(String splitId, ArrowColumnarBatch batch, int fileOffset, long firstRecordOffset,
             Set<String> finishedSplits) {
-        this.splitId = splitId;
         this.nextSplit = splitId;
         this.batch = batch;
         this.fileOffset = fileOffset;
@@ -81,9 +79,5 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
         if (batch != null) {
             batch.close();
         }
-    }
-
-    String splitId() {
-        return splitId;
     }
 }

@@ -59,9 +59,10 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             int[] ids = options.projection().columns().stream().mapToInt(Types.NestedField::fieldId).toArray();
             isthmus_scan_options.field_ids(opts, arena.allocateFrom(ValueLayout.JAVA_INT, ids));
             isthmus_scan_options.num_field_ids(opts, ids.length);
-            if (options.rowGroups() != null) {
-                isthmus_scan_options.row_groups(opts, arena.allocateFrom(ValueLayout.JAVA_INT, options.rowGroups()));
-                isthmus_scan_options.num_row_groups(opts, options.rowGroups().length);
+            int[] groups = options.rowGroups();
+            if (groups != null) {
+                isthmus_scan_options.row_groups(opts, arena.allocateFrom(ValueLayout.JAVA_INT, groups));
+                isthmus_scan_options.num_row_groups(opts, groups.length);
             }
             isthmus_scan_options.first_row(opts, options.firstRow());
             isthmus_scan_options.batch_size(opts, options.batchSize());

@@ -26,6 +26,12 @@ public record ScanOptions(Schema projection, int[] rowGroups, long firstRow, int
         rowGroups = rowGroups == null ? null : rowGroups.clone();
     }
 
+    /** A copy: the record must not expose its array. */
+    @Override
+    public int[] rowGroups() {
+        return rowGroups == null ? null : rowGroups.clone();
+    }
+
     /** Every row of every row group, in batches of {@value #DEFAULT_BATCH_SIZE}. */
     public static ScanOptions of(Schema projection) {
         return new ScanOptions(projection, null, 0, DEFAULT_BATCH_SIZE, false);
