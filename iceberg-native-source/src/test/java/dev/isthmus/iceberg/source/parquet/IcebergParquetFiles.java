@@ -20,11 +20,11 @@ import org.apache.iceberg.io.FileAppender;
 import org.apache.iceberg.parquet.Parquet;
 
 /** Files written by Iceberg's own Parquet writer, and read back by the stock Flink reader. */
-final class IcebergParquetFiles {
+public final class IcebergParquetFiles {
     private IcebergParquetFiles() {}
 
     /** Writes {@code records} as Iceberg does, with table properties such as the codec or page version. */
-    static void write(Path file, Schema schema, List<Record> records, Map<String, String> properties) {
+    public static void write(Path file, Schema schema, List<Record> records, Map<String, String> properties) {
         Parquet.WriteBuilder builder = Parquet.write(Files.localOutput(file.toFile()))
                 .schema(schema)
                 .createWriterFunc(GenericParquetWriter::create)
@@ -41,7 +41,7 @@ final class IcebergParquetFiles {
      * What Iceberg's Flink source reads, row by row, as plain values ({@link FlinkValues}) taken
      * while each row is current.
      */
-    static List<List<Object>> readStock(Path file, Schema projection) {
+    public static List<List<Object>> readStock(Path file, Schema projection) {
         RowType rowType = FlinkSchemaUtil.convert(projection);
         List<List<Object>> rows = new ArrayList<>();
         try (CloseableIterable<RowData> read = Parquet.read(Files.localInput(file.toFile()))

@@ -25,9 +25,9 @@ import org.apache.iceberg.types.Types;
  * and edge values (extremes, NaN, -0.0, empty and non-ASCII strings) often enough that every
  * file exercises them.
  */
-final class RandomRecords {
+public final class RandomRecords {
     /** One column of every Iceberg primitive type, optional, plus required ones and nesting. */
-    static final Schema EVERY_TYPE = new Schema(
+    public static final Schema EVERY_TYPE = new Schema(
             Types.NestedField.optional(1, "bool", Types.BooleanType.get()),
             Types.NestedField.optional(2, "i32", Types.IntegerType.get()),
             Types.NestedField.required(3, "i64", Types.LongType.get()),
@@ -56,7 +56,7 @@ final class RandomRecords {
         Types.FixedType.ofLength(3), Types.BinaryType.get()};
 
     /** A random schema of 1 to 12 columns: primitives, and structs, lists and maps up to two deep. */
-    static Schema randomSchema(long seed) {
+    public static Schema randomSchema(long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         int[] nextId = {1};
         List<Types.NestedField> columns = new ArrayList<>();
@@ -108,12 +108,12 @@ final class RandomRecords {
     private final SplittableRandom random;
     private final double nullChance;
 
-    RandomRecords(long seed, double nullChance) {
+    public RandomRecords(long seed, double nullChance) {
         this.random = new SplittableRandom(seed);
         this.nullChance = nullChance;
     }
 
-    List<Record> records(Schema schema, int count) {
+    public List<Record> records(Schema schema, int count) {
         List<Record> records = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             records.add(record(schema.asStruct()));
@@ -135,7 +135,7 @@ final class RandomRecords {
         return random.nextInt(16) == 0;
     }
 
-    Object value(Type type) {
+    public Object value(Type type) {
         return switch (type) {
             case Types.StructType struct -> record(struct);
             case Types.ListType list -> {
