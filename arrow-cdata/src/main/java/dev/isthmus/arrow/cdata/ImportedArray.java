@@ -17,10 +17,13 @@ import java.util.function.Consumer;
  *
  * <p>{@link #close()} calls the producer's release callbacks and then closes the arena every
  * view's segments belong to, so reading after close throws {@link IllegalStateException}
- * rather than touching freed memory. Closing twice does nothing. See docs/ownership.md.
+ * rather than touching freed memory. Closing twice does nothing. Arrays imported through
+ * {@link ImportArenas} share an arena with the arrays imported next to them: their release waits
+ * until all of those are closed too, and until then a closed array still reads its old values.
+ * See docs/ownership.md.
  */
 public final class ImportedArray implements AutoCloseable {
-    private final Arena arena;
+    private final ArenaShare share;
     private final MemorySegment array;
     private final MemorySegment schema;
     private final MemoryTracker tracker;
@@ -28,9 +31,9 @@ public final class ImportedArray implements AutoCloseable {
     private final ArrowArrayView view;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ImportedArray(Arena arena, MemorySegment array, MemorySegment schema, MemoryTracker tracker,
+    private ImportedArray(ArenaShare share, MemorySegment array, MemorySegment schema, MemoryTracker tracker,
             ArrowField field, ArrowArrayView view) {
-        this.arena = arena;
+        this.share = share;
         this.array = array;
         this.schema = schema;
         this.tracker = tracker;
@@ -48,7 +51,7 @@ public final class ImportedArray implements AutoCloseable {
      * @param producer receives the {@code ArrowArray} and {@code ArrowSchema} to fill
      */
     public static ImportedArray receive(MemoryTracker tracker, BiConsumer<MemorySegment, MemorySegment> producer) {
-        return take(tracker, null, producer);
+        return take(ownShare(), tracker, null, producer);
     }
 
     /**
@@ -56,13 +59,24 @@ public final class ImportedArray implements AutoCloseable {
      * {@code ArrowArray}, its schema being known already (a scan's batches all share one).
      */
     public static ImportedArray receive(MemoryTracker tracker, ArrowField field, Consumer<MemorySegment> producer) {
-        return take(tracker, field, (array, schema) -> producer.accept(array));
+        return take(ownShare(), tracker, field, (array, schema) -> producer.accept(array));
     }
 
-    /** With {@code knownField} null, a schema struct is allocated beside the array and read. */
-    private static ImportedArray take(MemoryTracker tracker, ArrowField knownField,
+    /** An arena of the array's own. */
+    private static ArenaShare ownShare() {
+        ArenaShare share = new ArenaShare(1);
+        share.lease();
+        return share;
+    }
+
+    /**
+     * Imports into a place leased from {@code share}, which gets it back when the array is
+     * closed (or at once, if the import fails). With {@code knownField} null, a schema struct is
+     * allocated beside the array and read.
+     */
+    static ImportedArray take(ArenaShare share, MemoryTracker tracker, ArrowField knownField,
             BiConsumer<MemorySegment, MemorySegment> producer) {
-        Arena arena = Arena.ofShared();
+        Arena arena = share.arena();
         MemorySegment array;
         MemorySegment schema;
         try {
@@ -70,7 +84,7 @@ public final class ImportedArray implements AutoCloseable {
             schema = knownField == null ? ArrowSchema.allocate(arena) : null;
             tracker.allocated(structBytes(schema));
         } catch (Throwable t) {
-            arena.close();
+            share.giveBack(() -> {});
             throw t;
         }
         try {
@@ -81,9 +95,9 @@ public final class ImportedArray implements AutoCloseable {
             ArrowField field = knownField != null ? knownField : SchemaImport.read(schema);
             ArrowArrayView view = ArrowArrayView.read(array, field, arena);
             tracker.arrayOpened();
-            return new ImportedArray(arena, array, schema, tracker, field, view);
+            return new ImportedArray(share, array, schema, tracker, field, view);
         } catch (Throwable t) {
-            releaseAndFree(arena, array, schema, tracker);
+            share.giveBack(() -> release(array, schema, tracker));
             throw t;
         }
     }
@@ -105,17 +119,20 @@ public final class ImportedArray implements AutoCloseable {
         return view.length();
     }
 
-    /** Releases the producer's memory. Safe to call more than once, from any thread. */
+    /**
+     * Releases the producer's memory, or lets the array's arena share release it with the rest of
+     * the share. Safe to call more than once, from any thread.
+     */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             tracker.arrayClosed();
-            releaseAndFree(arena, array, schema, tracker);
+            share.giveBack(() -> release(array, schema, tracker));
         }
     }
 
     /** {@code schema} is {@code null} when the import did not include one. */
-    private static void releaseAndFree(Arena arena, MemorySegment array, MemorySegment schema, MemoryTracker tracker) {
+    private static void release(MemorySegment array, MemorySegment schema, MemoryTracker tracker) {
         try {
             MemorySegment releaseArray = ArrowArray.release(array);
             if (!releaseArray.equals(MemorySegment.NULL)) {
@@ -129,7 +146,6 @@ public final class ImportedArray implements AutoCloseable {
             }
         } finally {
             tracker.freed(structBytes(schema));
-            arena.close();
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.isthmus.iceberg.source.parquet;
 
 import dev.isthmus.arrow.cdata.ArrowExporter;
-import dev.isthmus.arrow.cdata.ImportedArray;
+import dev.isthmus.arrow.cdata.ImportArenas;
 import dev.isthmus.arrow.cdata.SchemaImport;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.types.ArrowField;
@@ -26,7 +26,9 @@ import org.apache.iceberg.types.Types;
 /**
  * Batches of one file's projected columns, decoded natively. Each {@link ArrowColumnarBatch}
  * owns its native memory and must be closed by whoever consumes it (the Flink source closes it
- * on recycle); batches stay valid after the scan is closed. One thread at a time.
+ * on recycle); batches stay valid after the scan is closed. Consecutive batches share an arena
+ * ({@link ImportArenas}): a closed batch's memory is freed once the batches imported with it are
+ * closed too. One thread at a time.
  */
 @SuppressWarnings("restricted") // library-owned range buffers are reinterpreted to their stated length
 public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, AutoCloseable {
@@ -35,6 +37,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     private final ArrowField schema;
     private final MemoryTracker tracker;
     private final Arena scratch = Arena.ofShared();
+    private final ImportArenas batchArenas = new ImportArenas(ImportArenas.DEFAULT_ARRAYS_PER_ARENA);
     private final MemorySegment error = NativeErrors.allocate(scratch);
     private final MemorySegment state = scratch.allocate(ValueLayout.JAVA_INT);
     private final MemorySegment produced = ArrowArray.allocate(scratch);
@@ -125,7 +128,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             int s = state.get(ValueLayout.JAVA_INT, 0);
             if (s == isthmus_h.ISTHMUS_SCAN_STATE_BATCH()) {
                 // Move the filled struct into the import, which then owns and releases it.
-                return new ArrowColumnarBatch(ImportedArray.receive(tracker, schema, target -> {
+                return new ArrowColumnarBatch(batchArenas.receive(tracker, schema, target -> {
                     MemorySegment.copy(produced, 0, target, 0, ArrowArray.sizeof());
                     ArrowArray.release(produced, MemorySegment.NULL);
                 }));
@@ -185,6 +188,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
         } finally {
             isthmus_h.isthmus_scan_close(scan);
             scratch.close();
+            batchArenas.close();
         }
     }
 }

@@ -1,0 +1,102 @@
+package dev.isthmus.arrow.cdata;
+
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One shared arena leased to up to {@code capacity} imported arrays. An array's release is
+ * deferred until every array of the share has been closed; then all of them are released and the
+ * arena closes, invalidating every segment at once. This keeps the guarantee that no segment ever
+ * outlives the memory it points at, while paying the arena's close (a handshake with every thread
+ * of the JVM) once per share instead of once per array.
+ *
+ * <p>Leases are taken by one importing thread; arrays are closed from any thread.
+ */
+final class ArenaShare {
+    private final Arena arena = Arena.ofShared();
+    private final int capacity;
+    private int leased;
+    private int returned;
+    private boolean sealed;
+    private List<Runnable> deferred = new ArrayList<>();
+
+    ArenaShare(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("an arena share needs room for at least one array, not " + capacity);
+        }
+        this.capacity = capacity;
+    }
+
+    Arena arena() {
+        return arena;
+    }
+
+    /** Takes one place in the share; false once it is full or sealed. */
+    synchronized boolean lease() {
+        if (sealed || leased == capacity) {
+            return false;
+        }
+        leased++;
+        return true;
+    }
+
+    /**
+     * Gives a leased place back with the release of the array that held it, which runs when the
+     * share's last place comes back (possibly now, on this thread).
+     */
+    void giveBack(Runnable release) {
+        List<Runnable> releases;
+        synchronized (this) {
+            deferred.add(release);
+            returned++;
+            releases = takeIfDone();
+        }
+        finish(releases);
+    }
+
+    /** No more leases: the share ends as soon as its leased places are back. */
+    void seal() {
+        List<Runnable> releases;
+        synchronized (this) {
+            sealed = true;
+            releases = takeIfDone();
+        }
+        finish(releases);
+    }
+
+    private List<Runnable> takeIfDone() {
+        if ((sealed || leased == capacity) && returned == leased && deferred != null) {
+            List<Runnable> releases = deferred;
+            deferred = null;
+            return releases;
+        }
+        return null;
+    }
+
+    /** Runs every release (the first failure is rethrown after the rest), then closes the arena. */
+    private void finish(List<Runnable> releases) {
+        if (releases == null) {
+            return;
+        }
+        RuntimeException failure = null;
+        try {
+            for (Runnable release : releases) {
+                try {
+                    release.run();
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+        } finally {
+            arena.close();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

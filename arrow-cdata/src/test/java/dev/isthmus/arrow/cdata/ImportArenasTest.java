@@ -1,0 +1,139 @@
+package dev.isthmus.arrow.cdata;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.vector.ArrowVectors;
+import dev.isthmus.ffm.gen.isthmus_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.flink.table.data.columnar.vector.LongColumnVector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Runs of imports sharing an arena: releases deferred to the run's end, exactly once, from any thread. */
+@ExtendWith(dev.isthmus.arrow.LeakCheckExtension.class)
+class ImportArenasTest {
+    private Arena producerMemory;
+    private HandMadeArrays producer;
+    private MemoryTracker tracker;
+    private int releasedBefore;
+
+    @BeforeEach
+    void setUp() {
+        producerMemory = Arena.ofShared();
+        producer = new HandMadeArrays(producerMemory);
+        tracker = MemoryTracker.root().child("import-arenas-test");
+        releasedBefore = HandMadeArrays.ARRAY_RELEASES.get() + HandMadeArrays.SCHEMA_RELEASES.get();
+    }
+
+    @AfterEach
+    void tearDown() {
+        tracker.close();
+        producerMemory.close();
+    }
+
+    /** Releases of arrays and schemas since the test began. */
+    private int releases() {
+        return HandMadeArrays.ARRAY_RELEASES.get() + HandMadeArrays.SCHEMA_RELEASES.get() - releasedBefore;
+    }
+
+    private ImportedArray longs(ImportArenas arenas, long value) {
+        MemorySegment schema = producer.schema("l", "v", isthmus_h.ARROW_FLAG_NULLABLE());
+        MemorySegment array = producer.array(1, 0, 0, new MemorySegment[] {MemorySegment.NULL, producer.longs(value)});
+        return arenas.receive(tracker, (outArray, outSchema) -> {
+            HandMadeArrays.move(array, outArray);
+            HandMadeArrays.moveSchema(schema, outSchema);
+        });
+    }
+
+    @Test
+    void aRunIsReleasedWhenItsLastArrayIsClosedAndThenReadsThrow() {
+        try (ImportArenas arenas = new ImportArenas(3)) {
+            ImportedArray first = longs(arenas, 1);
+            ImportedArray second = longs(arenas, 2);
+            ImportedArray third = longs(arenas, 3);
+            ImportedArray nextRun = longs(arenas, 4);
+            LongColumnVector firstValues = (LongColumnVector) ArrowVectors.of(first.view());
+
+            first.close();
+            third.close();
+            // Closed, but its run is not over: the memory is still there, and still the same.
+            assertEquals(0, releases());
+            assertEquals(1, firstValues.getLong(0));
+            assertEquals(2, tracker.liveArrays());
+
+            second.close();
+            assertEquals(6, releases(), "three arrays and their schemas, each released once");
+            assertThrows(IllegalStateException.class, () -> firstValues.getLong(0));
+            assertEquals(4, ((LongColumnVector) ArrowVectors.of(nextRun.view())).getLong(0));
+
+            nextRun.close();
+            assertEquals(6, releases(), "the second run is not full, and the arenas are open");
+        }
+        assertEquals(8, releases(), "closing the arenas ends the last run");
+        assertEquals(0, tracker.liveBytes());
+    }
+
+    @Test
+    void closingTheArenasLeavesOpenArraysReadableUntilTheyAreClosed() {
+        ImportedArray open;
+        try (ImportArenas arenas = new ImportArenas(8)) {
+            longs(arenas, 1).close();
+            open = longs(arenas, 7);
+        }
+        assertEquals(0, releases());
+        assertEquals(7, ((LongColumnVector) ArrowVectors.of(open.view())).getLong(0));
+        open.close();
+        open.close();
+        assertEquals(4, releases());
+    }
+
+    @Test
+    void importsAfterCloseAreRefusedAndAFailedImportGivesItsPlaceBack() {
+        ImportArenas arenas = new ImportArenas(2);
+        assertThrows(IllegalStateException.class, () -> arenas.receive(tracker, (array, schema) -> {
+            throw new IllegalStateException("the native call failed");
+        }));
+        ImportedArray survivor = longs(arenas, 5);
+        // The failed import and the survivor filled the run: closing the survivor ends it.
+        survivor.close();
+        assertEquals(2, releases());
+        arenas.close();
+        assertThrows(IllegalStateException.class, () -> longs(arenas, 6));
+    }
+
+    @Test
+    void arraysClosedOnOtherThreadsAreEachReleasedOnce() throws Exception {
+        int count = 64;
+        List<ImportedArray> arrays = new ArrayList<>();
+        try (ImportArenas arenas = new ImportArenas(ImportArenas.DEFAULT_ARRAYS_PER_ARENA)) {
+            for (int i = 0; i < count; i++) {
+                arrays.add(longs(arenas, i));
+            }
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> closes = new ArrayList<>();
+            for (ImportedArray array : arrays) {
+                closes.add(pool.submit(array::close));
+                closes.add(pool.submit(array::close));
+            }
+            for (Future<?> close : closes) {
+                close.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(2 * count, releases());
+        assertEquals(0, tracker.liveArrays());
+    }
+}
