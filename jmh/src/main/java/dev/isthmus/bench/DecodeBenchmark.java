@@ -8,10 +8,34 @@ import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.arrow.dataset.file.FileFormat;
+import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
+import org.apache.arrow.dataset.jni.NativeMemoryPool;
+import org.apache.arrow.dataset.scanner.Scanner;
+import org.apache.arrow.dataset.source.Dataset;
+import org.apache.arrow.dataset.source.DatasetFactory;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryStringData;
@@ -43,6 +67,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -58,7 +83,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3)
 @Measurement(iterations = 7)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "-Xmx4g"})
+        // Arrow Java's memory module reads java.nio.Buffer's address field (the Arrow C++ leg).
+        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx4g"})
 public class DecodeBenchmark {
     @Param("2000000")
     public long rows;
@@ -124,10 +150,13 @@ public class DecodeBenchmark {
     }
 
     private static long longs(ArrowArrayView column) {
-        MemorySegment validity = column.validity();
-        MemorySegment values = column.buffer(1);
+        return longs(column.validity(), column.buffer(1), column.offset(), column.length());
+    }
+
+    /** The one value loop of every leg that reads Arrow buffers, whoever produced them. */
+    private static long longs(MemorySegment validity, MemorySegment values, long offset, long length) {
         long sum = 0;
-        for (long i = column.offset(), end = i + column.length(); i < end; i++) {
+        for (long i = offset, end = i + length; i < end; i++) {
             if (valid(validity, i)) {
                 sum += values.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i);
             }
@@ -136,11 +165,13 @@ public class DecodeBenchmark {
     }
 
     private static long strings(ArrowArrayView column) {
-        MemorySegment validity = column.validity();
-        MemorySegment offsets = column.buffer(1);
-        MemorySegment data = column.buffer(2);
+        return strings(column.validity(), column.buffer(1), column.buffer(2), column.offset(), column.length());
+    }
+
+    private static long strings(MemorySegment validity, MemorySegment offsets, MemorySegment data, long offset,
+            long length) {
         long sum = 0;
-        for (long i = column.offset(), end = i + column.length(); i < end; i++) {
+        for (long i = offset, end = i + length; i < end; i++) {
             if (valid(validity, i)) {
                 int start = offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i);
                 int stop = offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i + 1);
@@ -150,6 +181,183 @@ public class DecodeBenchmark {
             }
         }
         return sum;
+    }
+
+    /**
+     * Arrow C++ (arrow-dataset's Parquet scanner, through its JNI bindings) in batches of the
+     * native leg's size, every value read by the same loops as {@link #isthmusNativeColumnar}
+     * over the buffers Arrow Java imports: one file open and scan per operation, as the native
+     * legs do. Its checksum equals {@link #isthmusNativeColumnar}'s and
+     * {@link #parquetJavaColumnReader}'s (timestamps as their raw micros); {@link ArrowCpp}
+     * checks that before the first measurement.
+     */
+    @Benchmark
+    public long arrowCpp(ArrowCpp arrow) {
+        return arrow.scan(file);
+    }
+
+    /**
+     * The Arrow C++ leg's state: its allocator, its thread limits and the check that its values
+     * are the other legs'. Only the forks that run {@link #arrowCpp} load Arrow C++.
+     *
+     * <p>Threads: Java reaches none of Arrow C++'s thread settings. arrow-dataset 18.3's JNI
+     * scanner takes only columns, filter, batch size and (for CSV only) fragment options; it
+     * leaves {@code ScanOptions.use_threads} at false, the Parquet reader's properties at their
+     * defaults, and has no call for {@code arrow::SetCpuThreadPoolCapacity}. What remains are the
+     * environment variables Arrow C++ reads when it creates its two thread pools, on first use:
+     * {@code OMP_NUM_THREADS} (CPU pool) and {@code ARROW_IO_THREADS} (I/O pool). A JMH fork
+     * cannot be given an environment, so this sets both to 1 with libc's {@code setenv} through
+     * FFM before Arrow C++ starts, unless the environment already sets them. Even then the scan is
+     * not on the calling thread: Arrow C++ decodes on a pool thread of its own while the Java
+     * thread imports and reads the previous batches, so this leg may use a little more than one
+     * core. The setup prints each thread Arrow started and its CPU time in one scan.
+     */
+    @State(Scope.Benchmark)
+    public static class ArrowCpp {
+        private static final String[] COLUMNS = BidsParquetFile.SCHEMA.columns().stream()
+                .map(org.apache.iceberg.types.Types.NestedField::name)
+                .toArray(String[]::new);
+
+        private BufferAllocator allocator;
+
+        @Setup(Level.Trial)
+        public void setUp(DecodeBenchmark benchmark) throws IOException {
+            String cpu = limitThreads("OMP_NUM_THREADS");
+            String io = limitThreads("ARROW_IO_THREADS");
+            allocator = new RootAllocator();
+            Path file = benchmark.file;
+            Map<String, String> before = threads();
+            long sum = scan(file);
+            Map<String, Long> cpuBefore = threadCpuMillis();
+            long ownBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            long again = scan(file);
+            long own = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - ownBefore) / 1_000_000;
+            Map<String, Long> cpuAfter = threadCpuMillis();
+            long nativeSum = benchmark.isthmusNativeColumnar();
+            long stockSum = benchmark.parquetJavaColumnReader();
+            if (sum != again || sum != nativeSum || sum != stockSum) {
+                throw new IllegalStateException(String.format(Locale.ROOT,
+                        "Arrow C++ read other values: checksums %d and %d, Isthmus %d, parquet-java %d", sum, again,
+                        nativeSum, stockSum));
+            }
+            StringBuilder started = new StringBuilder();
+            threads().forEach((tid, name) -> {
+                if (!before.containsKey(tid)) {
+                    started.append(String.format(Locale.ROOT, " [%s %s: %d ms]", tid, name,
+                            cpuAfter.getOrDefault(tid, 0L) - cpuBefore.getOrDefault(tid, 0L)));
+                }
+            });
+            System.out.printf(Locale.ROOT,
+                    "%narrow-dataset: OMP_NUM_THREADS=%s ARROW_IO_THREADS=%s; checksum %d (= Isthmus, = parquet-java); "
+                            + "second scan: %d ms CPU on the calling thread; threads started since Arrow C++ "
+                            + "loaded, with their CPU in that scan:%s%n",
+                    cpu, io, sum, own, started.length() == 0 ? " none" : started);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            allocator.close();
+        }
+
+        long scan(Path file) {
+            long sum = 0;
+            try (DatasetFactory factory = new FileSystemDatasetFactory(allocator, NativeMemoryPool.getDefault(),
+                            FileFormat.PARQUET, file.toUri().toString());
+                    Dataset dataset = factory.finish();
+                    Scanner scanner = dataset.newScan(new org.apache.arrow.dataset.scanner.ScanOptions.Builder(
+                                    ScanOptions.DEFAULT_BATCH_SIZE)
+                            .columns(Optional.of(COLUMNS))
+                            .build());
+                    ArrowReader reader = scanner.scanBatches()) {
+                while (reader.loadNextBatch()) {
+                    VectorSchemaRoot root = reader.getVectorSchemaRoot();
+                    for (FieldVector column : root.getFieldVectors()) {
+                        sum += column instanceof VarCharVector strings ? strings(strings) : longs(column);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (Exception e) {
+                throw new IllegalStateException("arrow-dataset scan of " + file + " failed", e);
+            }
+            return sum;
+        }
+
+        /** Bigint and timestamp[us] columns: 8-byte values. */
+        private static long longs(FieldVector column) {
+            if (!(column instanceof BaseFixedWidthVector fixed) || fixed.getTypeWidth() != Long.BYTES) {
+                throw new IllegalStateException("unexpected column " + column.getField());
+            }
+            int n = column.getValueCount();
+            return DecodeBenchmark.longs(validity(column), segment(column.getDataBuffer()), 0, n);
+        }
+
+        private static long strings(VarCharVector column) {
+            int n = column.getValueCount();
+            return DecodeBenchmark.strings(validity(column), segment(column.getOffsetBuffer()),
+                    segment(column.getDataBuffer()), 0, n);
+        }
+
+        /** Null when every value is valid, as the C Data Interface allows and the loops expect. */
+        private static MemorySegment validity(FieldVector column) {
+            return column.getNullCount() == 0 ? null : segment(column.getValidityBuffer());
+        }
+
+        private static MemorySegment segment(ArrowBuf buf) {
+            return MemorySegment.ofAddress(buf.memoryAddress()).reinterpret(buf.capacity());
+        }
+
+        /** Sets {@code name} to 1 unless the environment has it; returns the value in effect. */
+        private static String limitThreads(String name) {
+            String set = System.getenv(name);
+            if (set != null) {
+                return set;
+            }
+            Linker linker = Linker.nativeLinker();
+            MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                            ValueLayout.JAVA_INT));
+            try (Arena arena = Arena.ofConfined()) {
+                int rc = (int) setenv.invokeExact(arena.allocateFrom(name), arena.allocateFrom("1"), 0);
+                if (rc != 0) {
+                    throw new IllegalStateException("setenv(" + name + ") failed: " + rc);
+                }
+            } catch (Throwable t) {
+                throw t instanceof RuntimeException r ? r : new IllegalStateException(t);
+            }
+            return "1 (set here)";
+        }
+
+        /** This process's OS threads: id to name. */
+        private static Map<String, String> threads() throws IOException {
+            Map<String, String> threads = new TreeMap<>();
+            try (var tasks = java.nio.file.Files.list(Path.of("/proc/self/task"))) {
+                for (Path task : (Iterable<Path>) tasks::iterator) {
+                    try {
+                        threads.put(task.getFileName().toString(),
+                                java.nio.file.Files.readString(task.resolve("comm")).strip());
+                    } catch (IOException gone) {
+                        // the thread ended meanwhile
+                    }
+                }
+            }
+            return threads;
+        }
+
+        /** Each OS thread's user plus system CPU time so far, from /proc (clock ticks of 10 ms). */
+        private static Map<String, Long> threadCpuMillis() throws IOException {
+            Map<String, Long> cpu = new TreeMap<>();
+            for (String tid : threads().keySet()) {
+                try {
+                    String stat = java.nio.file.Files.readString(Path.of("/proc/self/task", tid, "stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    cpu.put(tid, (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10);
+                } catch (IOException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+            return cpu;
+        }
     }
 
     /**
