@@ -212,6 +212,12 @@ fn offsets_must_increase_and_stay_within_children() {
     let mut array = null_slot.build(&releases);
     unsafe { view_array(&array, &text) }.unwrap();
     release_array(&mut array);
+    // Null slots that split a character between them are not values either.
+    let mut split_null = utf8(&[0, 1, 2, 3, 4], "aéb".as_bytes()).null_count(2);
+    split_null.buffers[0] = Some(bits(&[true, false, false, true]));
+    let mut array = split_null.build(&releases);
+    unsafe { view_array(&array, &text) }.unwrap();
+    release_array(&mut array);
 }
 
 #[test]
