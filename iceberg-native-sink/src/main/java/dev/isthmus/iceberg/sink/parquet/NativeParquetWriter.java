@@ -38,7 +38,9 @@ import org.apache.iceberg.types.Types;
  * library ({@code docs/encoder.md}). Rows of any {@link RowData} implementation are appended to
  * an off-heap Arrow batch; every full batch is exported and moved into the library, and the
  * byte ranges it finishes (a row group at a time) are written to the {@link OutputFile}'s
- * stream, so any {@code FileIO} works and at most one row group is held in memory.
+ * stream, so any {@code FileIO} works and at most one row group is held in memory. As Iceberg's
+ * writer, it creates the file only when the first batch is written: a writer closed without
+ * rows leaves no file, and its metrics are Iceberg's empty ones (0 rows, no maps).
  *
  * <p>{@link #length()} is the library's estimate of the file (written bytes plus the open row
  * group), which is what rolling at {@code write.target-file-size-bytes} needs; the rows of the
@@ -62,6 +64,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private enum State { OPEN, CLOSED, FAILED }
 
     private final OutputFile file;
+    private final boolean overwrite;
     private final Schema schema;
     private final MetricsConfig metricsConfig;
     private final int batchSize;
@@ -76,13 +79,15 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private final MemorySegment outLength = scratch.allocate(ValueLayout.JAVA_LONG);
     private final byte[] copyBuffer = new byte[COPY_CHUNK];
     private PositionOutputStream out;
+    private long rows;
     private State state = State.OPEN;
     private RuntimeException failure;
     private WriteResult result;
 
-    private NativeParquetWriter(OutputFile file, Schema schema, MetricsConfig metricsConfig, int batchSize, FileIO io,
-            MemoryTracker tracker, RowDataAppender appender, MemorySegment writer) {
+    private NativeParquetWriter(OutputFile file, boolean overwrite, Schema schema, MetricsConfig metricsConfig,
+            int batchSize, FileIO io, MemoryTracker tracker, RowDataAppender appender, MemorySegment writer) {
         this.file = file;
+        this.overwrite = overwrite;
         this.schema = schema;
         this.metricsConfig = metricsConfig;
         this.batchSize = batchSize;
@@ -99,26 +104,18 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         MemorySegment writer = openNative(schema, properties, parent);
         MemoryTracker tracker = null;
         RowDataAppender appender = null;
-        NativeParquetWriter opened = null;
         try {
             tracker = parent.child("parquet-writer " + file.location());
             appender = new RowDataAppender(flinkType(schema), new BufferAllocator(tracker));
-            opened = new NativeParquetWriter(file, schema, metricsConfig, batchSize, io, tracker, appender, writer);
-            opened.out = overwrite ? file.createOrOverwrite() : file.create();
-            // The magic bytes: the file exists and starts right even before the first row group.
-            opened.drainOutput();
-            return opened;
+            return new NativeParquetWriter(file, overwrite, schema, metricsConfig, batchSize, io, tracker, appender,
+                    writer);
         } catch (RuntimeException | Error e) {
-            if (opened != null) {
-                opened.fail(e);
-            } else {
-                isthmus_h.isthmus_writer_free(writer);
-                if (appender != null) {
-                    appender.close();
-                }
-                if (tracker != null) {
-                    tracker.close();
-                }
+            isthmus_h.isthmus_writer_free(writer);
+            if (appender != null) {
+                appender.close();
+            }
+            if (tracker != null) {
+                tracker.close();
             }
             throw e;
         }
@@ -171,6 +168,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         } catch (Error e) {
             throw failWith(e);
         }
+        rows++;
         if (appender.rowCount() >= batchSize) {
             flushBatch();
         }
@@ -207,6 +205,9 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             }
             MemorySegment bytes = outData.get(ValueLayout.ADDRESS, 0).reinterpret(length);
             try {
+                if (out == null) {
+                    out = overwrite ? file.createOrOverwrite() : file.create();
+                }
                 for (long at = 0; at < length; at += COPY_CHUNK) {
                     int n = (int) Math.min(COPY_CHUNK, length - at);
                     MemorySegment.copy(bytes, ValueLayout.JAVA_BYTE, at, copyBuffer, 0, n);
@@ -260,6 +261,13 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     @Override
     public void close() throws IOException {
         if (state != State.OPEN) {
+            return;
+        }
+        if (rows == 0) {
+            isthmus_h.isthmus_writer_abort(writer, error);
+            result = WriteResult.EMPTY;
+            state = State.CLOSED;
+            release();
             return;
         }
         try {

@@ -35,6 +35,8 @@ import org.apache.iceberg.util.UnicodeUtil;
  * and doubles only, and their bounds leave NaN out (the library already does).
  */
 record WriteResult(long fileSize, List<Long> splitOffsets, Metrics metrics) {
+    /** A writer closed without rows writes no file, as Iceberg's, whose metrics for it these are. */
+    static final WriteResult EMPTY = new WriteResult(0, null, new Metrics(0L, null, null, null, null));
 
     @SuppressWarnings("restricted") // offsets and bounds are the result's, of the lengths it reports
     static WriteResult read(MemorySegment result, Schema schema, MetricsConfig config) {
