@@ -122,7 +122,6 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     }
 
     private static MemorySegment openNative(Schema schema, Map<String, String> properties, MemoryTracker tracker) {
-        MemorySegment[] writer = new MemorySegment[1];
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
             MemorySegment keys = arena.allocate(ValueLayout.ADDRESS, Math.max(1, properties.size()));
@@ -137,13 +136,15 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             WriterSchema.withSchema(schema, tracker, arrowSchema -> NativeErrors.check(
                     isthmus_h.isthmus_writer_open_buffered(arrowSchema, keys, values, properties.size(), out, error),
                     error));
-            writer[0] = out.get(ValueLayout.ADDRESS, 0);
+            return out.get(ValueLayout.ADDRESS, 0);
         }
-        return writer[0];
     }
 
-    /** The Flink row type Iceberg's Flink connector uses for {@code schema} ({@code FlinkSchemaUtil}). */
-    static RowType flinkType(Schema schema) {
+    /**
+     * The Flink row type of the rows a writer of {@code schema} takes: the one Iceberg's Flink
+     * connector uses ({@code FlinkSchemaUtil}); also the layout of batches for {@link #write(FinishedArray)}.
+     */
+    public static RowType flinkType(Schema schema) {
         List<RowType.RowField> fields = new ArrayList<>();
         for (Types.NestedField f : schema.columns()) {
             fields.add(new RowType.RowField(f.name(), TypeMapping.toFlink(f.type(), f.isOptional()), f.doc()));
@@ -174,10 +175,33 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         }
     }
 
+    /**
+     * Appends a batch that is already Arrow, as a {@link RowDataAppender} of
+     * {@link #flinkType(Schema)} lays it out, after any rows added before; the batch's buffers
+     * are taken (moved into the library) whatever happens. A batch of another layout fails the
+     * writer as a bad row does.
+     */
+    public void write(FinishedArray batch) {
+        try {
+            requireOpen();
+            if (appender.rowCount() > 0) {
+                flushBatch();
+            }
+        } catch (RuntimeException | Error e) {
+            batch.close();
+            throw e;
+        }
+        rows += batch.length();
+        writeBatch(batch);
+    }
+
     /** Moves the current batch into the library and writes out whatever it finished. */
     private void flushBatch() {
+        writeBatch(appender.finish());
+    }
+
+    private void writeBatch(FinishedArray batch) {
         try {
-            FinishedArray batch = appender.finish();
             try {
                 ArrowExporter.exportArray(batch, array);
             } catch (RuntimeException | Error e) {

@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.builder.BufferAllocator;
+import dev.isthmus.arrow.builder.FinishedArray;
+import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.NativeException;
 import dev.isthmus.iceberg.source.parquet.IcebergParquetFiles;
 import dev.isthmus.iceberg.source.parquet.RandomRecords;
@@ -325,6 +329,38 @@ class NativeParquetWriterBehaviourTest {
             rows.forEach(overwriting::add);
         }
         assertEquals(ParquetJava.expected(rows, BIDS), ParquetJava.read(file, BIDS));
+    }
+
+    @Test
+    void arrowBatchesAndRowsMakeTheSameFile() throws IOException {
+        List<RowData> rows = bids(25_000, 8);
+        Map<String, String> properties = Map.of("write.parquet.row-group-size-bytes", "200000");
+        Path fromRows = writeNative("rows", BIDS, rows, properties);
+        Path fromBatches = dir.resolve("batches.parquet");
+        try (NativeParquetWriter writer = writer(Files.localOutput(fromBatches.toFile()), BIDS, properties);
+                RowDataAppender appender = new RowDataAppender(NativeParquetWriter.flinkType(BIDS),
+                        new BufferAllocator(MemoryTracker.root()))) {
+            writer.add(rows.getFirst()); // rows added before a batch go first
+            for (int i = 1; i < rows.size(); i++) {
+                appender.append(rows.get(i));
+                if (appender.rowCount() == 3_000) {
+                    writer.write(appender.finish());
+                }
+            }
+            writer.write(appender.finish());
+        }
+        assertArrayEquals(java.nio.file.Files.readAllBytes(fromRows), java.nio.file.Files.readAllBytes(fromBatches));
+
+        Path wrong = dir.resolve("wrong.parquet");
+        Schema other = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+        try (RowDataAppender appender = new RowDataAppender(NativeParquetWriter.flinkType(other),
+                new BufferAllocator(MemoryTracker.root()))) {
+            appender.append(GenericRowData.of(1L));
+            NativeParquetWriter writer = writer(Files.localOutput(wrong.toFile()), BIDS, Map.of());
+            FinishedArray batch = appender.finish();
+            assertThrows(IllegalArgumentException.class, () -> writer.write(batch));
+            assertFalse(java.nio.file.Files.exists(wrong));
+        }
     }
 
     @Test
