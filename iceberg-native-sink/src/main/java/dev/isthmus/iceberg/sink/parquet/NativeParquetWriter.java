@@ -66,6 +66,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private final OutputFile file;
     private final boolean overwrite;
     private final Schema schema;
+    private final Map<String, String> properties;
     private final MetricsConfig metricsConfig;
     private final int batchSize;
     private final FileIO io;
@@ -84,11 +85,13 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private RuntimeException failure;
     private WriteResult result;
 
-    private NativeParquetWriter(OutputFile file, boolean overwrite, Schema schema, MetricsConfig metricsConfig,
-            int batchSize, FileIO io, MemoryTracker tracker, RowDataAppender appender, MemorySegment writer) {
+    private NativeParquetWriter(OutputFile file, boolean overwrite, Schema schema, Map<String, String> properties,
+            MetricsConfig metricsConfig, int batchSize, FileIO io, MemoryTracker tracker, RowDataAppender appender,
+            MemorySegment writer) {
         this.file = file;
         this.overwrite = overwrite;
         this.schema = schema;
+        this.properties = properties;
         this.metricsConfig = metricsConfig;
         this.batchSize = batchSize;
         this.io = io;
@@ -107,8 +110,8 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         try {
             tracker = parent.child("parquet-writer " + file.location());
             appender = new RowDataAppender(flinkType(schema), new BufferAllocator(tracker));
-            return new NativeParquetWriter(file, overwrite, schema, metricsConfig, batchSize, io, tracker, appender,
-                    writer);
+            return new NativeParquetWriter(file, overwrite, schema, properties, metricsConfig, batchSize, io, tracker,
+                    appender, writer);
         } catch (RuntimeException | Error e) {
             isthmus_h.isthmus_writer_free(writer);
             if (appender != null) {
@@ -304,7 +307,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             WriteResult read;
             try {
                 drainOutput();
-                read = WriteResult.read(nativeResult, schema, metricsConfig);
+                read = WriteResult.read(nativeResult, schema, metricsConfig, properties);
             } finally {
                 isthmus_h.isthmus_write_result_free(nativeResult);
             }

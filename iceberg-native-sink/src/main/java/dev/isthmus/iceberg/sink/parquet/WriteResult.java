@@ -36,10 +36,12 @@ import org.apache.iceberg.util.UnicodeUtil;
  */
 record WriteResult(long fileSize, List<Long> splitOffsets, Metrics metrics) {
     /** A writer closed without rows writes no file, as Iceberg's, whose metrics for it these are. */
+    private static final String STATS_ENABLED_PREFIX = "write.parquet.stats-enabled.column.";
+
     static final WriteResult EMPTY = new WriteResult(0, null, new Metrics(0L, null, null, null, null));
 
     @SuppressWarnings("restricted") // offsets and bounds are the result's, of the lengths it reports
-    static WriteResult read(MemorySegment result, Schema schema, MetricsConfig config) {
+    static WriteResult read(MemorySegment result, Schema schema, MetricsConfig config, Map<String, String> properties) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
             MemorySegment records = arena.allocate(ValueLayout.JAVA_LONG);
@@ -85,6 +87,13 @@ record WriteResult(long fileSize, List<Long> splitOffsets, Metrics metrics) {
                     continue;
                 }
                 columnSizes.put(id, compressed.get(ValueLayout.JAVA_LONG, 0));
+                Type.PrimitiveType type = schema.findType(id).asPrimitiveType();
+                if (!statisticsEnabled(properties, schema.findColumnName(id)) && !isFloatingPoint(type)) {
+                    // Iceberg reads these from the footer's statistics, which then have no null
+                    // count, so its metrics have nothing but the size; floats and doubles come from
+                    // its value writers instead.
+                    continue;
+                }
                 valueCounts.put(id, valueCount.get(ValueLayout.JAVA_LONG, 0));
                 nullCounts.put(id, nullCount.get(ValueLayout.JAVA_LONG, 0));
                 long nans = nanCount.get(ValueLayout.JAVA_LONG, 0);
@@ -97,7 +106,6 @@ record WriteResult(long fileSize, List<Long> splitOffsets, Metrics metrics) {
                 }
                 NativeErrors.check(isthmus_h.isthmus_write_result_column_bounds(result, c, min, minLength, max,
                         maxLength, error), error);
-                Type.PrimitiveType type = schema.findType(id).asPrimitiveType();
                 Object lower = value(type, min.get(ValueLayout.ADDRESS, 0), minLength.get(ValueLayout.JAVA_LONG, 0));
                 Object upper = value(type, max.get(ValueLayout.ADDRESS, 0), maxLength.get(ValueLayout.JAVA_LONG, 0));
                 lower = truncateLower(type, lower, truncateLength);
@@ -114,6 +122,15 @@ record WriteResult(long fileSize, List<Long> splitOffsets, Metrics metrics) {
                     nanCounts, lowerBounds, upperBounds, originalTypes);
             return new WriteResult(size.get(ValueLayout.JAVA_LONG, 0), Collections.unmodifiableList(offsets), metrics);
         }
+    }
+
+    /** {@code write.parquet.stats-enabled.column.<name>}, which Iceberg hands to parquet-java's writer. */
+    private static boolean statisticsEnabled(Map<String, String> properties, String column) {
+        return !"false".equalsIgnoreCase(properties.getOrDefault(STATS_ENABLED_PREFIX + column, "true").trim());
+    }
+
+    private static boolean isFloatingPoint(Type type) {
+        return type.typeId() == Type.TypeID.FLOAT || type.typeId() == Type.TypeID.DOUBLE;
     }
 
     /** As Iceberg's {@code ParquetMetrics}: counts and none keep no bounds, full keeps them whole. */
