@@ -364,6 +364,35 @@ class NativeParquetWriterBehaviourTest {
     }
 
     @Test
+    void forTableTakesTheTablesPropertiesMetricsConfigAndFileIo() throws IOException {
+        org.apache.iceberg.Table table = new org.apache.iceberg.hadoop.HadoopTables(
+                new org.apache.hadoop.conf.Configuration()).create(BIDS, org.apache.iceberg.PartitionSpec.unpartitioned(),
+                Map.of("write.parquet.compression-codec", "snappy", "write.metadata.metrics.default", "counts"),
+                dir.resolve("table").toUri().toString());
+        String location = table.locationProvider().newDataLocation("native.parquet");
+        NativeParquetWriter writer = NativeParquet.write(table.io().newOutputFile(location)).forTable(table).build();
+        List<RowData> rows = bids(1_000, 4);
+        try (writer) {
+            rows.forEach(writer::add);
+        }
+        Path file = Path.of(java.net.URI.create(location));
+        assertEquals(CompressionCodecName.SNAPPY,
+                ParquetJava.footer(file).getBlocks().getFirst().getColumns().getFirst().getCodec());
+        assertEquals(1_000L, writer.metrics().valueCounts().get(1));
+        assertTrue(writer.metrics().lowerBounds().isEmpty(), "counts mode keeps no bounds");
+
+        String failed = table.locationProvider().newDataLocation("failed.parquet");
+        NativeParquetWriter failing = NativeParquet.write(table.io().newOutputFile(failed)).forTable(table)
+                .set("write.parquet.row-group-size-bytes", "65536").build();
+        assertThrows(IllegalArgumentException.class, () -> {
+            for (RowData row : goodRowsThen(GenericRowData.of(1L))) {
+                failing.add(row);
+            }
+        });
+        assertFalse(table.io().newInputFile(failed).exists(), "deleted through the table's FileIO");
+    }
+
+    @Test
     void nestedColumnsAreRefusedUpFrontByName() {
         for (Types.NestedField nested : List.of(
                 Types.NestedField.optional(2, "location", Types.StructType.of(
