@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.sink.parquet;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -22,12 +23,23 @@ public final class NativeParquet {
     private NativeParquet() {}
 
     public static WriteBuilder write(OutputFile file) {
-        return new WriteBuilder(file);
+        return new WriteBuilder(Objects.requireNonNull(file, "file"), null);
+    }
+
+    /**
+     * A local file the library writes itself, without copying through Java: under a hidden
+     * temporary name next to it, moved to {@code path} only when the writer closes, so a failed,
+     * aborted or crashed writer leaves nothing at the path. An existing file makes {@code build()}
+     * fail unless {@link WriteBuilder#overwrite()}.
+     */
+    public static WriteBuilder write(Path path) {
+        return new WriteBuilder(null, Objects.requireNonNull(path, "path").toAbsolutePath());
     }
 
     /** Collects what a {@link NativeParquetWriter} needs; {@link #build()} opens it. */
     public static final class WriteBuilder {
         private final OutputFile file;
+        private final Path path;
         private Schema schema;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private MetricsConfig metricsConfig = MetricsConfig.getDefault();
@@ -36,8 +48,9 @@ public final class NativeParquet {
         private FileIO io;
         private MemoryTracker tracker = MemoryTracker.root();
 
-        private WriteBuilder(OutputFile file) {
-            this.file = Objects.requireNonNull(file, "file");
+        private WriteBuilder(OutputFile file, Path path) {
+            this.file = file;
+            this.path = path;
         }
 
         /** The schema, table properties, metrics config and FileIO of {@code table}, as Iceberg's {@code forTable}. */
@@ -93,7 +106,8 @@ public final class NativeParquet {
 
         /**
          * The FileIO that deletes the file when the writer fails or is aborted. Without one, only
-         * a local file (a path or {@code file:} location) can be deleted.
+         * a local file (a path or {@code file:} location) can be deleted. Not needed for
+         * {@link NativeParquet#write(Path)}: the library deletes its own temporary file.
          */
         public WriteBuilder deleteWith(FileIO fileIo) {
             this.io = Objects.requireNonNull(fileIo, "io");
@@ -111,14 +125,14 @@ public final class NativeParquet {
          *
          * @throws UnsupportedOperationException for a nested column, naming it
          * @throws dev.isthmus.ffm.NativeException if the library refuses the schema or an option
-         * @throws java.io.UncheckedIOException if the file cannot be created (exists without {@link #overwrite()})
+         * @throws dev.isthmus.ffm.NativeException.Io for a local path that exists without {@link #overwrite()}
          */
         public NativeParquetWriter build() {
             if (schema == null) {
                 throw new IllegalStateException("a schema is required");
             }
-            return NativeParquetWriter.open(file, schema, Map.copyOf(properties), metricsConfig, overwrite, batchSize,
-                    io, tracker);
+            return NativeParquetWriter.open(file, path, schema, Map.copyOf(properties), metricsConfig, overwrite,
+                    batchSize, io, tracker);
         }
     }
 }

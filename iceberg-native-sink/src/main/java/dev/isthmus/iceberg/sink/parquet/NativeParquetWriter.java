@@ -40,7 +40,9 @@ import org.apache.iceberg.types.Types;
  * byte ranges it finishes (a row group at a time) are written to the {@link OutputFile}'s
  * stream, so any {@code FileIO} works and at most one row group is held in memory. As Iceberg's
  * writer, it creates the file only when the first batch is written: a writer closed without
- * rows leaves no file, and its metrics are Iceberg's empty ones (0 rows, no maps).
+ * rows leaves no file, and its metrics are Iceberg's empty ones (0 rows, no maps). A local
+ * path ({@link NativeParquet#write(Path)}) is written by the library itself instead, under a
+ * temporary name until {@link #close()} moves it into place.
  *
  * <p>{@link #length()} is the library's estimate of the file (written bytes plus the open row
  * group), which is what rolling at {@code write.target-file-size-bytes} needs; the rows of the
@@ -50,20 +52,25 @@ import org.apache.iceberg.types.Types;
  * <p><b>Failure.</b> A row that does not fit the schema (a null in a required column, a wrong
  * arity, a value the library refuses) throws an {@link IllegalArgumentException} naming the
  * column. Any failure fails the writer for good: the native writer is aborted, the output
- * stream closed, and the file deleted (through the FileIO given to the builder, or directly
- * when it is local), so no partial file is left to be committed; every later call but
- * {@link #abort()} throws {@link IllegalStateException}. {@link #abort()} does the same on
- * request (an aborted checkpoint, a cancelled task).
+ * stream closed, and the file deleted (through the FileIO given to the builder, directly when
+ * it is local, or by the library for a path it writes), so no partial file is left to be
+ * committed; every later call but {@link #abort()} and {@link #close()} throws
+ * {@link IllegalStateException}. {@link #abort()} does the same on request (an aborted
+ * checkpoint, a cancelled task).
  *
  * <p>Not thread-safe: one thread at a time, as Iceberg's writers.
  */
 public final class NativeParquetWriter implements FileAppender<RowData> {
     /** Bytes copied from native output to the stream per write, so a row group needs no heap array of its size. */
     private static final int COPY_CHUNK = 1 << 20;
+    /** The library's option that lets a path writer replace an existing file. */
+    private static final String OVERWRITE_OPTION = "isthmus.overwrite";
 
     private enum State { OPEN, CLOSED, FAILED }
 
+    /** The Iceberg file written through its stream, or {@code null} for a local path the library writes. */
     private final OutputFile file;
+    private final String location;
     private final boolean overwrite;
     private final Schema schema;
     private final Map<String, String> properties;
@@ -85,10 +92,11 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private RuntimeException failure;
     private WriteResult result;
 
-    private NativeParquetWriter(OutputFile file, boolean overwrite, Schema schema, Map<String, String> properties,
-            MetricsConfig metricsConfig, int batchSize, FileIO io, MemoryTracker tracker, RowDataAppender appender,
-            MemorySegment writer) {
+    private NativeParquetWriter(OutputFile file, String location, boolean overwrite, Schema schema,
+            Map<String, String> properties, MetricsConfig metricsConfig, int batchSize, FileIO io, MemoryTracker tracker,
+            RowDataAppender appender, MemorySegment writer) {
         this.file = file;
+        this.location = location;
         this.overwrite = overwrite;
         this.schema = schema;
         this.properties = properties;
@@ -100,18 +108,24 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         this.writer = writer;
     }
 
-    static NativeParquetWriter open(OutputFile file, Schema schema, Map<String, String> properties,
+    /**
+     * Opens a writer of {@code file}, or, when {@code file} is null, of the local {@code path},
+     * which the library writes itself: under a hidden temporary name, moved into place by
+     * {@link #close()}, so not even a crash leaves a partial file at the path.
+     */
+    static NativeParquetWriter open(OutputFile file, Path path, Schema schema, Map<String, String> properties,
             MetricsConfig metricsConfig, boolean overwrite, int batchSize, FileIO io, MemoryTracker parent) {
         WriterSchema.requireFlat(schema);
         NativeLibrary.require();
-        MemorySegment writer = openNative(schema, properties, parent);
+        String location = file != null ? file.location() : path.toString();
+        MemorySegment writer = openNative(file == null ? path : null, schema, properties, overwrite, parent);
         MemoryTracker tracker = null;
         RowDataAppender appender = null;
         try {
-            tracker = parent.child("parquet-writer " + file.location());
+            tracker = parent.child("parquet-writer " + location);
             appender = new RowDataAppender(flinkType(schema), new BufferAllocator(tracker));
-            return new NativeParquetWriter(file, overwrite, schema, properties, metricsConfig, batchSize, io, tracker,
-                    appender, writer);
+            return new NativeParquetWriter(file, location, overwrite, schema, properties, metricsConfig, batchSize, io,
+                    tracker, appender, writer);
         } catch (RuntimeException | Error e) {
             isthmus_h.isthmus_writer_free(writer);
             if (appender != null) {
@@ -124,7 +138,13 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         }
     }
 
-    private static MemorySegment openNative(Schema schema, Map<String, String> properties, MemoryTracker tracker) {
+    private static MemorySegment openNative(Path path, Schema schema, Map<String, String> tableProperties,
+            boolean overwrite, MemoryTracker tracker) {
+        Map<String, String> properties = tableProperties;
+        if (path != null && overwrite) {
+            properties = new java.util.HashMap<>(tableProperties);
+            properties.put(OVERWRITE_OPTION, "true");
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
             MemorySegment keys = arena.allocate(ValueLayout.ADDRESS, Math.max(1, properties.size()));
@@ -136,8 +156,11 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
                 i++;
             }
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
-            WriterSchema.withSchema(schema, tracker, arrowSchema -> NativeErrors.check(
-                    isthmus_h.isthmus_writer_open_buffered(arrowSchema, keys, values, properties.size(), out, error),
+            int count = properties.size();
+            MemorySegment nativePath = path == null ? MemorySegment.NULL : arena.allocateFrom(path.toString());
+            WriterSchema.withSchema(schema, tracker, arrowSchema -> NativeErrors.check(path == null
+                    ? isthmus_h.isthmus_writer_open_buffered(arrowSchema, keys, values, count, out, error)
+                    : isthmus_h.isthmus_writer_open_path(nativePath, arrowSchema, keys, values, count, out, error),
                     error));
             return out.get(ValueLayout.ADDRESS, 0);
         }
@@ -157,7 +180,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
 
     /** Where the file is being written. */
     public String location() {
-        return file.location();
+        return location;
     }
 
     @Override
@@ -166,7 +189,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         try {
             appender.append(row);
         } catch (IllegalArgumentException e) {
-            throw failWith(new IllegalArgumentException("cannot write to " + file.location() + ": " + e.getMessage(), e));
+            throw failWith(new IllegalArgumentException("cannot write to " + location + ": " + e.getMessage(), e));
         } catch (RuntimeException e) {
             throw failWith(e);
         } catch (Error e) {
@@ -224,6 +247,9 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
 
     @SuppressWarnings("restricted") // the library's bytes, valid until the next take_output, of the length it reports
     private void drainOutput() {
+        if (file == null) {
+            return; // the library writes a local path itself
+        }
         while (true) {
             check(isthmus_h.isthmus_writer_take_output(writer, outData, outLength, error));
             long length = outLength.get(ValueLayout.JAVA_LONG, 0);
@@ -241,7 +267,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
                     out.write(copyBuffer, 0, n);
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot write " + file.location(), e);
+                throw new UncheckedIOException("cannot write " + location, e);
             }
         }
     }
@@ -311,17 +337,22 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             } finally {
                 isthmus_h.isthmus_write_result_free(nativeResult);
             }
-            long position = out.getPos();
-            out.close();
+            long position;
+            if (file != null) {
+                position = out.getPos();
+                out.close();
+            } else {
+                position = Files.size(Path.of(location));
+            }
             if (position != read.fileSize()) {
-                throw new IllegalStateException("wrote " + position + " bytes to " + file.location()
+                throw new IllegalStateException("wrote " + position + " bytes to " + location
                         + " but the library reports a file of " + read.fileSize());
             }
             result = read;
             state = State.CLOSED;
             release();
         } catch (IOException e) {
-            throw failWith(new UncheckedIOException("cannot complete " + file.location(), e));
+            throw failWith(new UncheckedIOException("cannot complete " + location, e));
         } catch (RuntimeException e) {
             throw failWith(e);
         } catch (Error e) {
@@ -335,7 +366,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
      */
     public void abort() {
         if (state == State.OPEN) {
-            fail(new IllegalStateException("the writer of " + file.location() + " was aborted"));
+            fail(new IllegalStateException("the writer of " + location + " was aborted"));
         }
     }
 
@@ -343,22 +374,22 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         try {
             NativeErrors.check(status, error);
         } catch (NativeException.InvalidArgument e) {
-            throw new IllegalArgumentException("cannot write to " + file.location() + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot write to " + location + ": " + e.getMessage(), e);
         } catch (NativeException e) {
-            throw new IllegalStateException("the native writer of " + file.location() + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException("the native writer of " + location + " failed: " + e.getMessage(), e);
         }
     }
 
     private void requireOpen() {
         if (state != State.OPEN) {
-            throw new IllegalStateException("the writer of " + file.location() + " is "
+            throw new IllegalStateException("the writer of " + location + " is "
                     + (state == State.CLOSED ? "closed" : "failed"), failure);
         }
     }
 
     private void requireClosed(String what) {
         if (state != State.CLOSED) {
-            throw new IllegalStateException("cannot return " + what + " of " + file.location() + " before it is closed"
+            throw new IllegalStateException("cannot return " + what + " of " + location + " before it is closed"
                     + (state == State.FAILED ? " (it failed)" : ""), failure);
         }
     }
@@ -399,18 +430,18 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             return; // never created
         }
         if (io != null) {
-            io.deleteFile(file.location());
+            io.deleteFile(location);
             return;
         }
-        Path local = localPath(file.location());
+        Path local = localPath(location);
         if (local == null) {
-            throw new IllegalStateException("cannot delete the partial file " + file.location()
+            throw new IllegalStateException("cannot delete the partial file " + location
                     + ": it is not local and the writer was built without deleteWith(FileIO)");
         }
         try {
             Files.deleteIfExists(local);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete the partial file " + file.location(), e);
+            throw new UncheckedIOException("cannot delete the partial file " + location, e);
         }
     }
 

@@ -392,6 +392,72 @@ class NativeParquetWriterBehaviourTest {
         assertFalse(table.io().newInputFile(failed).exists(), "deleted through the table's FileIO");
     }
 
+    /** Files in {@code dir}, hidden temporary ones included. */
+    private static List<String> listing(Path dir) throws IOException {
+        try (Stream<Path> files = java.nio.file.Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void aLocalPathIsWrittenByTheLibraryWithTheSameBytes() throws IOException {
+        List<RowData> rows = bids(30_000, 12);
+        Map<String, String> properties = Map.of("write.parquet.row-group-size-bytes", "100000");
+        Path throughJava = writeNative("stream", BIDS, rows, properties);
+        Path local = java.nio.file.Files.createDirectory(dir.resolve("local"));
+        Path file = local.resolve("path.parquet");
+        NativeParquetWriter writer = NativeParquet.write(file).schema(BIDS).setAll(properties).build();
+        try (writer) {
+            rows.forEach(writer::add);
+            assertEquals(List.of(), listing(local).stream().filter(n -> !n.startsWith(".")).toList(),
+                    "only a hidden temporary file until close");
+        }
+        assertEquals(List.of("path.parquet"), listing(local));
+        assertArrayEquals(java.nio.file.Files.readAllBytes(throughJava), java.nio.file.Files.readAllBytes(file));
+        assertEquals(java.nio.file.Files.size(file), writer.length());
+        assertEquals(ParquetJava.footer(file).getBlocks().stream().map(BlockMetaData::getStartingPos).toList(),
+                writer.splitOffsets());
+    }
+
+    @Test
+    void aLocalPathWriterLeavesNothingWhenItFailsIsAbortedOrHasNoRows() throws IOException {
+        Path local = java.nio.file.Files.createDirectory(dir.resolve("local"));
+        NativeParquetWriter failing = NativeParquet.write(local.resolve("failed.parquet")).schema(BIDS)
+                .set("write.parquet.row-group-size-bytes", "65536").build();
+        var e = assertThrows(IllegalArgumentException.class, () -> {
+            for (RowData row : goodRowsThen(GenericRowData.of(1L, null, 3L, null, null, TimestampData.fromEpochMillis(0),
+                    null))) {
+                failing.add(row);
+            }
+        });
+        assertTrue(e.getMessage().contains("bidder"), e.getMessage());
+
+        NativeParquetWriter aborted = NativeParquet.write(local.resolve("aborted.parquet")).schema(BIDS)
+                .set("write.parquet.row-group-size-bytes", "65536").build();
+        bids(30_000, 3).forEach(aborted::add);
+        aborted.abort();
+
+        NativeParquetWriter empty = NativeParquet.write(local.resolve("empty.parquet")).schema(BIDS).build();
+        empty.close();
+        assertEquals(0L, empty.metrics().recordCount());
+
+        assertEquals(List.of(), listing(local), "no file, no temporary file");
+    }
+
+    @Test
+    void aLocalPathIsReplacedOnlyWhenOverwriting() throws IOException {
+        Path file = dir.resolve("exists.parquet");
+        java.nio.file.Files.writeString(file, "someone else's");
+        assertThrows(NativeException.Io.class, () -> NativeParquet.write(file).schema(BIDS).build());
+        assertEquals("someone else's", java.nio.file.Files.readString(file));
+
+        List<RowData> rows = bids(100, 6);
+        try (NativeParquetWriter writer = NativeParquet.write(file).schema(BIDS).overwrite().build()) {
+            rows.forEach(writer::add);
+        }
+        assertEquals(ParquetJava.expected(rows, BIDS), ParquetJava.read(file, BIDS));
+    }
+
     @Test
     void nestedColumnsAreRefusedUpFrontByName() {
         for (Types.NestedField nested : List.of(
