@@ -50,7 +50,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code icebergFlinkWriter}: Iceberg's Parquet writer with {@code FlinkParquetWriters},
  *       as Iceberg's Flink sink writes a data file, fed the prebuilt rows;</li>
- *   <li>{@code isthmusNativeFromRowData}: {@link NativeParquetWriter} end to end, the same rows in;</li>
+ *   <li>{@code isthmusNativeFromRowData}: {@link NativeParquetWriter} end to end, the same rows in,
+ *       the bytes going through the {@code OutputFile}'s stream as for any FileIO;</li>
+ *   <li>{@code isthmusNativeFromRowDataToPath}: the same, the library writing the local path itself
+ *       ({@code NativeParquet.write(Path)});</li>
  *   <li>{@code isthmusNativeFromArrow}: the native writer fed Arrow batches built beforehand
  *       (per invocation, unmeasured: the writer takes their buffers), i.e. the encoder and its
  *       output path alone;</li>
@@ -164,6 +167,18 @@ public class EncodeBenchmark {
     @Benchmark
     public long isthmusNativeFromRowData() throws IOException {
         NativeParquetWriter writer = open();
+        try (writer) {
+            for (RowData row : bids) {
+                writer.add(row);
+            }
+        }
+        return writer.length();
+    }
+
+    @Benchmark
+    public long isthmusNativeFromRowDataToPath() throws IOException {
+        NativeParquetWriter writer = NativeParquet.write(nativeFile).schema(BidsParquetFile.SCHEMA)
+                .setAll(properties).memoryTracker(TRACKER).overwrite().build();
         try (writer) {
             for (RowData row : bids) {
                 writer.add(row);
