@@ -32,12 +32,13 @@ import org.apache.iceberg.util.UnicodeUtil;
  * has no entry at all (not even its size); {@code counts} keeps value, null and NaN counts;
  * {@code truncate(N)} and {@code full} add bounds, strings and binaries truncated to N (an upper
  * bound that cannot be truncated is dropped), other types whole. NaN counts exist for floats
- * and doubles only, and their bounds leave NaN out (the library already does).
+ * and doubles only, and their bounds leave NaN out (the library already does). A column whose
+ * Parquet statistics are disabled keeps only its size unless it is a float or double.
  */
 record WriteResult(long fileSize, List<Long> splitOffsets, Metrics metrics) {
-    /** A writer closed without rows writes no file, as Iceberg's, whose metrics for it these are. */
     private static final String STATS_ENABLED_PREFIX = "write.parquet.stats-enabled.column.";
 
+    /** A writer closed without rows writes no file, as Iceberg's, whose metrics for it these are. */
     static final WriteResult EMPTY = new WriteResult(0, null, new Metrics(0L, null, null, null, null));
 
     @SuppressWarnings("restricted") // offsets and bounds are the result's, of the lengths it reports
