@@ -139,6 +139,32 @@ class NativeParquetWriterReadBackTest {
     }
 
     @Test
+    void columnarRowsFromTheDecoderWriteTheSameFile() throws IOException {
+        Schema schema = RandomRecords.EVERY_TYPE;
+        List<RowData> rows = FlinkRows.of(schema, new RandomRecords(77, 0.2).records(schema, 4_000));
+        Map<String, String> properties = Map.of("write.parquet.row-group-size-bytes", "65536");
+        Path original = writeNative("original", schema, rows, properties, 1000);
+        Path copy = dir.resolve("copy.parquet");
+        // Rows as the native source hands them to Flink: ColumnarRowData over Arrow vectors.
+        try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(copy.toFile())).schema(schema)
+                        .setAll(properties).memoryTracker(tracker).build();
+                NativeParquetFile parquet = NativeParquetFile.open(original);
+                NativeParquetScan scan = parquet.scan(ScanOptions.of(schema).withBatchSize(700), tracker)) {
+            while (scan.hasNext()) {
+                try (ArrowColumnarBatch batch = scan.next()) {
+                    ColumnarRowData row = new ColumnarRowData(batch.batch());
+                    for (int i = 0; i < batch.numRows(); i++) {
+                        row.setRowId(i);
+                        writer.add(row);
+                    }
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(java.nio.file.Files.readAllBytes(original),
+                java.nio.file.Files.readAllBytes(copy));
+    }
+
+    @Test
     void extremeValuesAndAllNullColumnsReadBack() throws IOException {
         Schema schema = new Schema(
                 Types.NestedField.required(1, "i32", Types.IntegerType.get()),
