@@ -406,22 +406,24 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private void fail(Throwable cause) {
         state = State.FAILED;
         failure = cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
+        isthmus_h.isthmus_writer_abort(writer, error);
+        // Each step runs whatever the others do; their failures travel with the cause.
         try {
-            isthmus_h.isthmus_writer_abort(writer, error);
-        } finally {
-            try {
-                if (out != null) {
-                    out.close();
-                }
-            } catch (IOException | RuntimeException e) {
-                cause.addSuppressed(e);
+            if (out != null) {
+                out.close();
             }
-            try {
-                delete();
-            } catch (RuntimeException e) {
-                cause.addSuppressed(e);
-            }
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+        try {
+            delete();
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+        try {
             release();
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
         }
     }
 
@@ -455,8 +457,14 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
 
     private void release() {
         isthmus_h.isthmus_writer_free(writer);
-        appender.close();
-        scratch.close();
-        tracker.close();
+        try {
+            appender.close();
+        } finally {
+            try {
+                scratch.close();
+            } finally {
+                tracker.close(); // reports a leak if anything is still live
+            }
+        }
     }
 }
