@@ -7,7 +7,6 @@ import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.sink.parquet.NativeParquet;
 import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
