@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.sink.parquet;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -263,10 +264,6 @@ class NativeParquetWriterBehaviourTest {
         assertThrows(IllegalStateException.class, writer::length);
         assertDoesNotThrow(writer::close);
         writer.abort();
-    }
-
-    private static void assertDoesNotThrow(org.junit.jupiter.api.function.Executable e) {
-        org.junit.jupiter.api.Assertions.assertDoesNotThrow(e);
     }
 
     @Test
