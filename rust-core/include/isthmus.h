@@ -646,7 +646,8 @@ int32_t isthmus_write_result_column(const isthmus_write_result *result, uint32_t
  * big-endian two's complement for FIXED_LEN_BYTE_ARRAY decimals), untruncated. Floats
  * and doubles leave NaN out (ordered as Java's Float.compare, -0.0 below +0.0), as
  * Iceberg's metrics do. An absent bound (no non-null value, or statistics disabled for
- * the column) is NULL with length 0; a present one is never NULL, even when empty. The
+ * a column other than a float or double: Iceberg's writer tracks those bounds itself) is
+ * NULL with length 0; a present one is never NULL, even when empty. The
  * bytes belong to the result and stay valid until isthmus_write_result_free.
  * Errors: INVALID_ARGUMENT (NULL pointers, a column index out of range). */
 int32_t isthmus_write_result_column_bounds(const isthmus_write_result *result,

@@ -442,7 +442,12 @@ impl<T: Numeric> NumericWriter<T> {
     }
 
     pub fn metrics(&self) -> ColumnMetrics {
-        let bounds = self.file_stats.iceberg_bounds().filter(|_| self.statistics);
+        // Iceberg's writer tracks float and double bounds itself, with or without Parquet
+        // statistics; other columns' bounds come from the statistics.
+        let bounds = self
+            .file_stats
+            .iceberg_bounds()
+            .filter(|_| self.statistics || T::FLOAT);
         ColumnMetrics {
             value_count: self.totals.values,
             null_count: self.totals.nulls,

@@ -90,7 +90,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private long rows;
     private State state = State.OPEN;
     private RuntimeException failure;
-    private WriteResult result;
+    private WrittenFile result;
 
     private NativeParquetWriter(OutputFile file, String location, boolean overwrite, Schema schema,
             Map<String, String> properties, MetricsConfig metricsConfig, int batchSize, FileIO io, MemoryTracker tracker,
@@ -318,7 +318,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         }
         if (rows == 0) {
             isthmus_h.isthmus_writer_abort(writer, error);
-            result = WriteResult.EMPTY;
+            result = WrittenFile.EMPTY;
             state = State.CLOSED;
             release();
             return;
@@ -330,10 +330,10 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             MemorySegment resultOut = scratch.allocate(ValueLayout.ADDRESS);
             check(isthmus_h.isthmus_writer_close(writer, resultOut, error));
             MemorySegment nativeResult = resultOut.get(ValueLayout.ADDRESS, 0);
-            WriteResult read;
+            WrittenFile read;
             try {
                 drainOutput();
-                read = WriteResult.read(nativeResult, schema, metricsConfig, properties);
+                read = WrittenFile.read(nativeResult, schema, metricsConfig, properties);
             } finally {
                 isthmus_h.isthmus_write_result_free(nativeResult);
             }

@@ -35,14 +35,14 @@ import org.apache.iceberg.util.UnicodeUtil;
  * and doubles only, and their bounds leave NaN out (the library already does). A column whose
  * Parquet statistics are disabled keeps only its size unless it is a float or double.
  */
-record WriteResult(long fileSize, List<Long> splitOffsets, Metrics metrics) {
+record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
     private static final String STATS_ENABLED_PREFIX = "write.parquet.stats-enabled.column.";
 
     /** A writer closed without rows writes no file, as Iceberg's, whose metrics for it these are. */
-    static final WriteResult EMPTY = new WriteResult(0, null, new Metrics(0L, null, null, null, null));
+    static final WrittenFile EMPTY = new WrittenFile(0, null, new Metrics(0L, null, null, null, null));
 
     @SuppressWarnings("restricted") // offsets and bounds are the result's, of the lengths it reports
-    static WriteResult read(MemorySegment result, Schema schema, MetricsConfig config, Map<String, String> properties) {
+    static WrittenFile read(MemorySegment result, Schema schema, MetricsConfig config, Map<String, String> properties) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
             MemorySegment records = arena.allocate(ValueLayout.JAVA_LONG);
@@ -121,7 +121,7 @@ record WriteResult(long fileSize, List<Long> splitOffsets, Metrics metrics) {
             }
             Metrics metrics = new Metrics(records.get(ValueLayout.JAVA_LONG, 0), columnSizes, valueCounts, nullCounts,
                     nanCounts, lowerBounds, upperBounds, originalTypes);
-            return new WriteResult(size.get(ValueLayout.JAVA_LONG, 0), Collections.unmodifiableList(offsets), metrics);
+            return new WrittenFile(size.get(ValueLayout.JAVA_LONG, 0), Collections.unmodifiableList(offsets), metrics);
         }
     }
 
