@@ -49,4 +49,16 @@ final class ReadResults {
         rows.forEach(row -> counts.merge(row, 1, Integer::sum));
         return counts;
     }
+
+    /** Fails naming a few rows whose counts differ, rather than printing both multisets. */
+    static void assertSameRows(List<List<Object>> expected, List<List<Object>> actual) {
+        Map<List<Object>, Integer> difference = multiset(expected);
+        actual.forEach(row -> difference.merge(row, -1, Integer::sum));
+        difference.values().removeIf(n -> n == 0);
+        if (!difference.isEmpty()) {
+            throw new AssertionError(difference.size() + " rows differ (count expected minus actual), e.g. "
+                    + difference.entrySet().stream().limit(5).toList() + "; " + expected.size() + " rows expected, "
+                    + actual.size() + " read");
+        }
+    }
 }

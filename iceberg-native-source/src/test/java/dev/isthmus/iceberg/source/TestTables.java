@@ -94,7 +94,7 @@ final class TestTables {
         PositionDeleteWriter<Record> writer;
         try {
             writer = Parquet.writeDeletes(table.io().newOutputFile(location))
-                    .forTable(table)
+                    .setAll(table.properties())
                     .withSpec(table.spec())
                     .withPartition(file.partition())
                     .overwrite()
