@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import java.lang.ref.Cleaner;
 import java.util.Set;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
@@ -19,9 +20,15 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
  *
  * <p>Rows must not be kept past the emit: downstream operators copy them (Flink's default
  * without object reuse), as they do for Flink's own columnar formats.
+ *
+ * <p>Flink does not recycle the batches still queued in a source reader that is cancelled or
+ * fails; a cleaner releases a batch that becomes unreachable without having been recycled, so a
+ * failover does not leak the decoder's memory.
  */
 final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<RowData>> {
-    private final ArrowColumnarBatch batch;
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    private final Cleaner.Cleanable release;
     private final Set<String> finishedSplits;
     private final ColumnarRowData row;
     private final RecordAndPosition<RowData> position = new RecordAndPosition<>();
@@ -35,7 +42,7 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
     private ArrowBatchRecords(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns, int[] selection,
             int rows, int fileOffset, long firstRecordOffset, Set<String> finishedSplits) {
         this.nextSplit = splitId;
-        this.batch = batch;
+        this.release = batch == null ? null : CLEANER.register(this, batch::close);
         this.selection = selection;
         this.rows = rows;
         this.fileOffset = fileOffset;
@@ -92,8 +99,8 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
 
     @Override
     public void recycle() {
-        if (batch != null) {
-            batch.close();
+        if (release != null) {
+            release.clean();
         }
     }
 }

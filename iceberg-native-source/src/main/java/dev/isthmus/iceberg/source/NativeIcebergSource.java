@@ -8,6 +8,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -26,28 +35,85 @@ import org.apache.iceberg.flink.source.IcebergSource;
 import org.apache.iceberg.flink.source.ScanContext;
 import org.apache.iceberg.flink.source.StreamingStartingStrategy;
 import org.apache.iceberg.flink.source.assigner.SplitAssignerFactory;
+import org.apache.iceberg.flink.source.enumerator.IcebergEnumeratorState;
 import org.apache.iceberg.flink.source.split.SerializableComparator;
 import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
 import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
 
 /**
- * Builds Iceberg's own FLIP-27 {@link IcebergSource} with Parquet decoded natively. The options
- * are {@code IcebergSource.Builder}'s, with the same meaning (they are passed on to it, and the
- * reader function is given what Iceberg's would be given: projection, filters, limit, name
- * mapping, case sensitivity, resolved from the same read options, table properties and Flink
- * configuration); planning, split assignment, streaming discovery and checkpoints stay Iceberg's.
- * The native options are {@link #strict}, {@link #batchSize} and {@link #localReads}.
+ * Iceberg's own FLIP-27 {@link IcebergSource} with Parquet decoded natively, reporting the
+ * native reader's Flink metrics. Planning, split assignment, streaming discovery of snapshots
+ * and checkpoints are Iceberg's: every method but {@link #createReader} delegates to the
+ * {@code IcebergSource}, and that one hands the reader's metric group to the native reader
+ * function first (Iceberg's {@code ReaderFunction} is never given one).
+ *
+ * <p>The builder's options are {@code IcebergSource.Builder}'s, with the same meaning (they are
+ * passed on to it, and the reader function is given what Iceberg's would be given: projection,
+ * filters, limit, name mapping, case sensitivity, resolved from the same read options, table
+ * properties and Flink configuration). The native options are {@link Builder#strict},
+ * {@link Builder#batchSize} and {@link Builder#localReads}.
  *
  * <pre>{@code
- * IcebergSource<RowData> source = NativeIcebergSource.forRowData().tableLoader(loader).strict(true).build();
- * DataStream<RowData> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), "orders", typeInfo);
+ * NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(loader).strict(true).build();
+ * DataStream<RowData> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), "orders");
  * }</pre>
  */
-public final class NativeIcebergSource {
-    private NativeIcebergSource() {}
+public final class NativeIcebergSource
+        implements Source<RowData, IcebergSourceSplit, IcebergEnumeratorState>, ResultTypeQueryable<RowData> {
+    private static final long serialVersionUID = 1L;
+
+    private final IcebergSource<RowData> source;
+    /** The same object as the one inside {@code source}: serialized together, they stay one. */
+    private final NativeReaderFunction function;
+    private final Schema readSchema;
+
+    private NativeIcebergSource(IcebergSource<RowData> source, NativeReaderFunction function, Schema readSchema) {
+        this.source = source;
+        this.function = function;
+        this.readSchema = readSchema;
+    }
 
     public static Builder forRowData() {
         return new Builder();
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return source.getBoundedness();
+    }
+
+    @Override
+    public SourceReader<RowData, IcebergSourceSplit> createReader(SourceReaderContext context) throws Exception {
+        function.registerMetrics(context.metricGroup());
+        return source.createReader(context);
+    }
+
+    @Override
+    public SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> createEnumerator(
+            SplitEnumeratorContext<IcebergSourceSplit> context) throws Exception {
+        return source.createEnumerator(context);
+    }
+
+    @Override
+    public SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> restoreEnumerator(
+            SplitEnumeratorContext<IcebergSourceSplit> context, IcebergEnumeratorState checkpoint) throws Exception {
+        return source.restoreEnumerator(context, checkpoint);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<IcebergSourceSplit> getSplitSerializer() {
+        return source.getSplitSerializer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<IcebergEnumeratorState> getEnumeratorCheckpointSerializer() {
+        return source.getEnumeratorCheckpointSerializer();
+    }
+
+    /** Rows of the projection (or the whole table), in Flink's internal representation. */
+    @Override
+    public TypeInformation<RowData> getProducedType() {
+        return FlinkCompatibilityUtil.toTypeInfo(FlinkSchemaUtil.convert(readSchema));
     }
 
     /** Mirrors {@code IcebergSource.Builder<RowData>}; see its documentation for each option. */
@@ -241,26 +307,45 @@ public final class NativeIcebergSource {
             return value == null ? this : set(key, value.toString());
         }
 
-        /** The schema the source produces: the projection, or the whole table. */
-        public Schema readSchema() {
+        /** The source, with the native reader's Flink metrics. */
+        public NativeIcebergSource build() {
             Table t = loadTable();
             Schema projection = projection(t);
-            return projection == null ? t.schema() : projection;
+            NativeReaderFunction function = readerFunction(t, projection);
+            return new NativeIcebergSource(icebergSource(t, projection, function), function,
+                    projection == null ? t.schema() : projection);
         }
 
-        @SuppressWarnings("deprecation") // readerFunction is how Iceberg takes a reader; it has no other way
-        public IcebergSource<RowData> build() {
+        /**
+         * The plain {@code IcebergSource} with the native reader function, for code that needs
+         * that type; its readers report no native metrics to Flink (only {@link NativeSourceCounters}).
+         */
+        public IcebergSource<RowData> buildIcebergSource() {
             Table t = loadTable();
             Schema projection = projection(t);
-            // The values Iceberg's builder resolves for its own reader function, from the same inputs.
+            return icebergSource(t, projection, readerFunction(t, projection));
+        }
+
+        /** The source as a stream without watermarks; the parallelism is the environment's. */
+        public DataStream<RowData> buildStream(StreamExecutionEnvironment env) {
+            NativeIcebergSource source = build();
+            return env.fromSource(source, WatermarkStrategy.noWatermarks(), "NativeIcebergSource-" + table.name(),
+                    source.getProducedType());
+        }
+
+        /** Given what Iceberg's builder would give its own reader function, resolved from the same inputs. */
+        private NativeReaderFunction readerFunction(Table t, Schema projection) {
             ScanContext context = ScanContext.builder()
                     .resolveConfig(t, readOptions, flinkConfig)
                     .project(projection)
                     .filters(filters)
                     .build();
-            NativeReaderFunction function = new NativeReaderFunction(t.schema(), context.project(),
-                    context.nameMapping(), context.caseSensitive(), t.io(), t.encryption(), context.filters(),
-                    context.limit(), nativeOptions);
+            return new NativeReaderFunction(t.schema(), context.project(), context.nameMapping(),
+                    context.caseSensitive(), t.io(), t.encryption(), context.filters(), context.limit(), nativeOptions);
+        }
+
+        @SuppressWarnings("deprecation") // readerFunction is how Iceberg takes a reader; it has no other way
+        private IcebergSource<RowData> icebergSource(Table t, Schema projection, NativeReaderFunction function) {
             IcebergSource.Builder<RowData> builder = IcebergSource.forRowData()
                     .tableLoader(tableLoader)
                     .table(t)
@@ -283,16 +368,6 @@ public final class NativeIcebergSource {
                 builder.exposeLocality(exposeLocality);
             }
             return builder.build();
-        }
-
-        /**
-         * The source as a stream without watermarks, as {@code IcebergSource.Builder.buildStream}
-         * makes one (which refuses a custom reader function); the parallelism is the environment's.
-         */
-        public DataStream<RowData> buildStream(StreamExecutionEnvironment env) {
-            IcebergSource<RowData> source = build();
-            return env.fromSource(source, WatermarkStrategy.noWatermarks(), "NativeIcebergSource-" + table.name(),
-                    FlinkCompatibilityUtil.toTypeInfo(FlinkSchemaUtil.convert(readSchema())));
         }
 
         private Schema projection(Table t) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
@@ -55,6 +56,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private final NativeReadOptions options;
 
     private transient RecordLimiter limiter;
+    private transient NativeReaderMetrics metrics;
 
     /**
      * The arguments of Iceberg's {@code RowDataReaderFunction}, plus the native options.
@@ -81,7 +83,18 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         if (limiter == null) {
             limiter = new RecordLimiter(limit);
         }
+        if (metrics == null) {
+            metrics = NativeReaderMetrics.unregistered();
+        }
         return new NativeSplitIterator(this, split);
+    }
+
+    /**
+     * Reports this reader's metrics under {@code group}; called by {@link NativeIcebergSource}
+     * when Flink creates the reader, before any split is read.
+     */
+    void registerMetrics(MetricGroup group) {
+        metrics = NativeReaderMetrics.register(group, TRACKER);
     }
 
     boolean limitReached() {
@@ -96,7 +109,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         if (refusal == null) {
             try {
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
-                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, TRACKER);
+                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, TRACKER);
             } catch (NativeException.Unsupported | UnsupportedOperationException e) {
                 refusal = "the native decoder does not support it";
                 cause = e;
@@ -107,7 +120,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         if (options.strict()) {
             throw new NativeReadRefusedException("strict native read: " + message, cause);
         }
-        NativeSourceCounters.fallbackTask();
+        metrics.fallbackTask();
         if (LOGGED.add(refusal)) {
             LOG.warn("{}; reading such tasks with Iceberg's stock reader (logged once per reason)", message);
         }
@@ -134,6 +147,12 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             }
             if (field.initialDefault() != null) {
                 return "column " + field.name() + " has a default value";
+            }
+        }
+        // Iceberg's readers put constants into nested fields too; the native reader only replaces whole columns.
+        for (Integer id : constants.keySet()) {
+            if (readSchema.findField(id) != null && readSchema.columns().stream().noneMatch(f -> f.fieldId() == id)) {
+                return "the nested field " + readSchema.findColumnName(id) + " is an identity-partition value";
             }
         }
         return null;

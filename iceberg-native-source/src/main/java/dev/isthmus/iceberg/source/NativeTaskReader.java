@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.columnar.ColumnarRowData;
@@ -21,6 +22,7 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.flink.FlinkSourceFilter;
 import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -47,12 +49,13 @@ final class NativeTaskReader implements TaskReader {
     private final int[] scanColumn;
     private final FlinkSourceFilter rowFilter;
     private final RecordLimiter limiter;
+    private final NativeReaderMetrics metrics;
     private long skip;
     private long emitted;
 
     private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
-            ColumnVector[] constants, int[] scanColumn, FlinkSourceFilter rowFilter, RecordLimiter limiter, long skip,
-            long emitted) {
+            ColumnVector[] constants, int[] scanColumn, FlinkSourceFilter rowFilter, RecordLimiter limiter,
+            NativeReaderMetrics metrics, long skip, long emitted) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
         this.file = file;
@@ -61,6 +64,7 @@ final class NativeTaskReader implements TaskReader {
         this.scanColumn = scanColumn;
         this.rowFilter = rowFilter;
         this.limiter = limiter;
+        this.metrics = metrics;
         this.skip = skip;
         this.emitted = emitted;
     }
@@ -74,7 +78,8 @@ final class NativeTaskReader implements TaskReader {
      */
     static NativeTaskReader open(String splitId, int fileOffset, long recordOffset, FileScanTask task,
             Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, Expression filter, boolean caseSensitive,
-            FileIO io, NativeReadOptions options, RecordLimiter limiter, MemoryTracker tracker) {
+            FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
+            MemoryTracker tracker) {
         List<Types.NestedField> projected = readSchema.columns();
         ColumnVector[] constantColumns = new ColumnVector[projected.size()];
         int[] scanColumn = new int[projected.size()];
@@ -114,14 +119,29 @@ final class NativeTaskReader implements TaskReader {
                     groups.stream().mapToInt(Integer::intValue).toArray(), filterRows ? 0 : recordOffset,
                     options.batchSize(), false);
             NativeParquetScan scan = file.scan(scanOptions, tracker);
-            NativeSourceCounters.nativeTask(groups.size(), pruned);
+            metrics.nativeTask(groups.size(), pruned, chunkBytes(file, groups, scanOptions.projection()));
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
             return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, rowFilter, limiter,
-                    filterRows ? recordOffset : 0, recordOffset);
+                    metrics, filterRows ? recordOffset : 0, recordOffset);
         } catch (RuntimeException e) {
             file.close();
             throw e;
         }
+    }
+
+    /** The stored bytes of the projected columns' chunks in {@code groups}: what the decoder reads. */
+    private static long chunkBytes(NativeParquetFile file, List<Integer> groups, Schema projection) {
+        Set<Integer> ids = TypeUtil.getProjectedIds(projection);
+        List<NativeParquetFile.Column> columns = file.columns();
+        long bytes = 0;
+        for (int leaf = 0; leaf < columns.size(); leaf++) {
+            if (ids.contains(columns.get(leaf).fieldId())) {
+                for (int rg : groups) {
+                    bytes += file.columnChunk(rg, leaf).compressedSize();
+                }
+            }
+        }
+        return bytes;
     }
 
     private static boolean isAlwaysTrue(Expression residual) {
@@ -161,7 +181,13 @@ final class NativeTaskReader implements TaskReader {
 
     @Override
     public RecordsWithSplitIds<RecordAndPosition<RowData>> next() {
-        while (!limiter.reached() && scan.hasNext()) {
+        while (!limiter.reached()) {
+            long start = System.nanoTime();
+            boolean more = scan.hasNext();
+            metrics.decoded(System.nanoTime() - start);
+            if (!more) {
+                break;
+            }
             ArrowColumnarBatch batch = scan.next();
             try {
                 RecordsWithSplitIds<RecordAndPosition<RowData>> records = select(batch);
@@ -206,7 +232,7 @@ final class NativeTaskReader implements TaskReader {
         }
         long first = emitted;
         emitted += take;
-        NativeSourceCounters.batch(take);
+        metrics.batch(take);
         return ArrowBatchRecords.of(splitId, batch, columns, selection, take, fileOffset, first);
     }
 

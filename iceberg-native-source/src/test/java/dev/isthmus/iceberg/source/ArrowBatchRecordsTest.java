@@ -62,6 +62,19 @@ class ArrowBatchRecordsTest {
     }
 
     @Test
+    void aBatchDroppedWithoutRecycleIsReleasedOnceUnreachable() throws InterruptedException {
+        List<GenericRowData> rows = List.of(GenericRowData.of(1L, StringData.fromString("a")));
+        ArrowBatchRecords records = ArrowBatchRecords.of("split-8", NativeRoundTrip.batch(rows, TYPE, tracker), 0, 0);
+        assertEquals(1, tracker.liveArrays());
+        records = null;
+        for (int i = 0; i < 100 && tracker.liveArrays() > 0; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertEquals(0, tracker.liveArrays(), "the cleaner released the batch a cancelled reader dropped");
+    }
+
+    @Test
     void aFinishedSplitCarriesNoRecords() {
         ArrowBatchRecords done = ArrowBatchRecords.finished("split-9");
         assertNull(done.nextSplit());

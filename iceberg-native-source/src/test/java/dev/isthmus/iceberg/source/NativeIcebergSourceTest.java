@@ -13,7 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -45,17 +51,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Jobs on a MiniCluster: the native source reads the same rows as Iceberg's stock {@code IcebergSource}. */
 class NativeIcebergSourceTest {
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1)
             .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(Configuration.fromMap(Map.of("restart-strategy.type", "none")))
+            .setConfiguration(METRICS.addToConfiguration(
+                    Configuration.fromMap(Map.of("restart-strategy.type", "none"))))
             .build());
 
     @TempDir
     Path dir;
 
-    private static List<List<Object>> run(IcebergSource<RowData> source, Schema schema, int parallelism) {
+    private static List<List<Object>> run(Source<RowData, ?, ?> source, Schema schema, int parallelism) {
         RowType type = FlinkSchemaUtil.convert(schema);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         List<List<Object>> rows = new ArrayList<>();
@@ -141,7 +150,7 @@ class NativeIcebergSourceTest {
         TestTables.append(table, SampleTable.records(6_000, 3_000));
         TestTables.append(table, SampleTable.records(9_000, 3_000));
         List<List<Object>> rows = run(NativeIcebergSource.forRowData().tableLoader(tables.loader("limited"))
-                .limit(7_777L).batchSize(1_000).build(), SampleTable.SCHEMA, 1);
+                .limit(7_777L).batchSize(1_000).buildIcebergSource(), SampleTable.SCHEMA, 1);
         assertEquals(7_777, rows.size());
         assertEquals(7_777, ReadResults.multiset(rows).size(), "no row twice");
     }
@@ -152,7 +161,7 @@ class NativeIcebergSourceTest {
         Table table = tables.create("stream", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         TestTables.append(table, SampleTable.records(0, 3_000));
         RowType type = FlinkSchemaUtil.convert(SampleTable.SCHEMA);
-        IcebergSource<RowData> source = NativeIcebergSource.forRowData().tableLoader(tables.loader("stream"))
+        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("stream"))
                 .streaming(true).monitorInterval(Duration.ofMillis(200)).strict(true).build();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         List<List<Object>> rows = new ArrayList<>();
@@ -193,6 +202,38 @@ class NativeIcebergSourceTest {
                 SampleTable.SCHEMA, 2);
         assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks(), "the file with deletes fell back");
         assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "the other file was read natively");
+    }
+
+    /** Each reader registers its metrics; summed over the subtasks they count what was read. */
+    @Test
+    void readersReportTheirMetricsToFlink() throws Exception {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("metered", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                Map.of("write.parquet.row-group-size-bytes", "8192"));
+        TestTables.append(table, SampleTable.records(0, 5_000));
+        TestTables.append(table, SampleTable.records(5_000, 3_000));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("metered"))
+                .filters(List.of(Expressions.lessThan("id", 6_000))).batchSize(1_000).strict(true).build();
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "metered").setParallelism(2)
+                .sinkTo(new DiscardingSink<>());
+        JobExecutionResult result = env.execute("metered");
+
+        Map<String, Metric> metrics = METRICS.getMetricsByIdentifiers(result.getJobID());
+        assertEquals(6_000, sum(metrics, "rows"));
+        assertTrue(sum(metrics, "nativeTasks") >= 2, "both files read natively");
+        assertEquals(0, sum(metrics, "fallbackTasks"));
+        assertTrue(sum(metrics, "rowGroupsPruned") > 0, "the ids at or above 6,000 were pruned");
+        assertTrue(sum(metrics, "batches") >= 6, "batches of at most 1,000 rows");
+        assertTrue(sum(metrics, "bytesRead") > 0 && sum(metrics, "decodeNanos") > 0);
+        assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.liveNativeBytes")));
+    }
+
+    private static long sum(Map<String, Metric> metrics, String name) {
+        return metrics.entrySet().stream()
+                .filter(e -> e.getKey().endsWith("." + NativeReaderMetrics.GROUP + "." + name))
+                .mapToLong(e -> ((Counter) e.getValue()).getCount())
+                .sum();
     }
 
     private static final AtomicBoolean CHECKPOINTED = new AtomicBoolean();
@@ -255,7 +296,7 @@ class NativeIcebergSourceTest {
                 "restart-strategy.fixed-delay.attempts", "1",
                 "restart-strategy.fixed-delay.delay", "100 ms",
                 "execution.checkpointing.interval", "100 ms")));
-        IcebergSource<RowData> source = NativeIcebergSource.forRowData().tableLoader(tables.loader("failover"))
+        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("failover"))
                 .batchSize(500).strict(true).build();
         List<List<Object>> rows = new ArrayList<>();
         try (CloseableIterator<RowData> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "failover",
