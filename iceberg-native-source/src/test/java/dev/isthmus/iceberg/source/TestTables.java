@@ -17,6 +17,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.avro.Avro;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
@@ -85,6 +86,29 @@ final class TestTables {
         }
         append.commit();
         return files;
+    }
+
+    /** Appends {@code records} to an unpartitioned table as one Avro data file. */
+    static DataFile appendAvro(Table table, List<Record> records) {
+        String location = table.locationProvider().newDataLocation(UUID.randomUUID() + ".avro");
+        DataWriter<Record> writer;
+        try {
+            writer = Avro.writeData(table.io().newOutputFile(location))
+                    .schema(table.schema())
+                    .withSpec(table.spec())
+                    .createWriterFunc(org.apache.iceberg.data.avro.DataWriter::create)
+                    .overwrite()
+                    .build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try (writer) {
+            records.forEach(writer::write);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        table.newAppend().appendFile(writer.toDataFile()).commit();
+        return writer.toDataFile();
     }
 
     /** Deletes rows {@code positions} of {@code file} with a position delete file. */
