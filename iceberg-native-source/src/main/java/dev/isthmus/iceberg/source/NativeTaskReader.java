@@ -118,9 +118,9 @@ final class NativeTaskReader implements TaskReader {
             ScanOptions scanOptions = new ScanOptions(new Schema(fromFile),
                     groups.stream().mapToInt(Integer::intValue).toArray(), filterRows ? 0 : recordOffset,
                     options.batchSize(), false);
+            FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
             NativeParquetScan scan = file.scan(scanOptions, tracker);
             metrics.nativeTask(groups.size(), pruned, chunkBytes(file, groups, scanOptions.projection()));
-            FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
             return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, rowFilter, limiter,
                     metrics, filterRows ? recordOffset : 0, recordOffset);
         } catch (RuntimeException e) {
