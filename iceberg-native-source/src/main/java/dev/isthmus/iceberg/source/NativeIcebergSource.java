@@ -23,6 +23,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.BaseMetadataTable;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -384,6 +385,10 @@ public final class NativeIcebergSource
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
+            }
+            if (table instanceof BaseMetadataTable) {
+                throw new IllegalArgumentException(table.name()
+                        + " is a metadata table: its rows are not in data files; read it with IcebergSource");
             }
             return table;
         }
