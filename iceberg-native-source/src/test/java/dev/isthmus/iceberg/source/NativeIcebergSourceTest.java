@@ -64,6 +64,7 @@ class NativeIcebergSourceTest {
     @TempDir
     Path dir;
 
+    @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
     private static List<List<Object>> run(Source<RowData, ?, ?> source, Schema schema, int parallelism) {
         RowType type = FlinkSchemaUtil.convert(schema);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -156,6 +157,7 @@ class NativeIcebergSourceTest {
     }
 
     @Test
+    @SuppressWarnings("try") // closing the collect iterator cancels the streaming job
     void streamingReadSeesSnapshotsAppendedWhileRunning() throws Exception {
         TestTables tables = new TestTables(dir);
         Table table = tables.create("stream", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
@@ -281,6 +283,7 @@ class NativeIcebergSourceTest {
      * missing or read twice.
      */
     @Test
+    @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
     void failoverResumesAtTheCheckpointedPositions() throws Exception {
         TestTables tables = new TestTables(dir);
         Table table = tables.create("failover", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),

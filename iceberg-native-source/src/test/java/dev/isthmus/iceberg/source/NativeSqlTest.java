@@ -33,6 +33,7 @@ class NativeSqlTest {
     @TempDir
     Path dir;
 
+    @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
     private static List<List<Object>> query(StreamTableEnvironment tables, String sql) {
         List<List<Object>> rows = new ArrayList<>();
         try (CloseableIterator<Row> it = tables.executeSql(sql).collect()) {

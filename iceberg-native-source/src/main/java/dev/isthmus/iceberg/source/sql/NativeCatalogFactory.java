@@ -23,8 +23,10 @@ import org.apache.iceberg.util.PropertyUtil;
  * <pre>{@code
  * CREATE CATALOG lake WITH ('type' = 'isthmus-iceberg', 'catalog-type' = 'hadoop',
  *     'warehouse' = 's3://bucket/warehouse', 'isthmus.strict' = 'true');
- * SELECT * FROM lake.db.bids /*+ OPTIONS('isthmus.native' = 'false') *&#47;;
  * }</pre>
+ *
+ * <p>Registered in {@code META-INF/services/org.apache.flink.table.factories.Factory}; a shaded
+ * job jar must merge service files, or Iceberg's and this entry overwrite each other.
  */
 public class NativeCatalogFactory extends FlinkCatalogFactory {
     public static final String IDENTIFIER = "isthmus-iceberg";
