@@ -52,17 +52,10 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
     }
 
     /**
-     * The rows of {@code batch}, the records of file {@code fileOffset} of the split that come
-     * after the first {@code firstRecordOffset} records.
-     */
-    static ArrowBatchRecords of(String splitId, ArrowColumnarBatch batch, int fileOffset, long firstRecordOffset) {
-        return new ArrowBatchRecords(splitId, batch, batch.batch(), null, batch.numRows(), fileOffset,
-                firstRecordOffset, Set.of());
-    }
-
-    /**
      * Rows {@code selection[0..rows)} of {@code columns} (all rows {@code 0..rows) when the selection
-     * is {@code null}); {@code columns} reads {@code batch}'s memory, which {@link #recycle()} releases.
+     * is {@code null}), the records of file {@code fileOffset} of the split that come after the
+     * first {@code firstRecordOffset} records; {@code columns} reads {@code batch}'s memory, which
+     * {@link #recycle()} releases.
      */
     static ArrowBatchRecords of(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns,
             int[] selection, int rows, int fileOffset, long firstRecordOffset) {

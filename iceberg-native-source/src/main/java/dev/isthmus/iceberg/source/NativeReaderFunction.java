@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * and position metadata columns, default values, types or files the decoder refuses); in
  * strict mode such a task fails the read instead.
  *
- * <p>{@link NativeIcebergSource} builds an {@code IcebergSource} with it.
+ * <p>{@link NativeIcebergSource} builds an {@code IcebergSource} with it and hands it each reader's
+ * metric group.
  */
 public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private static final long serialVersionUID = 1L;
