@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * What the native readers of this JVM have done since it started: tasks read natively and by
  * the stock fallback, row groups read and pruned by statistics, batches and rows emitted.
  *
- * <p>JVM-wide because Iceberg's {@code ReaderFunction} is not given Flink's metric group;
- * these are the numbers the Flink metrics will report once the source has one.
+ * <p>The per-reader Flink metrics ({@link NativeIcebergSource}) count the same things; these
+ * totals also cover reader functions used inside a plain {@code IcebergSource}, which Iceberg
+ * never gives a metric group.
  */
 public final class NativeSourceCounters {
     private static final AtomicLong NATIVE_TASKS = new AtomicLong();
