@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * replacement of its {@code RowDataReaderFunction}, with the same results and the same split
  * positions. Each file scan task of a split is read by the native decoder when it can be, and
  * otherwise by Iceberg's stock reader (delete files, ORC and Avro, encrypted files, row-lineage
- * and position metadata columns, default values, types or files the decoder refuses); in
+ * and {@code _partition} metadata columns, default values, types or files the decoder refuses); in
  * strict mode such a task fails the read instead.
  *
  * <p>{@link NativeIcebergSource} builds an {@code IcebergSource} with it and hands it each reader's
@@ -142,8 +142,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         }
         for (Types.NestedField field : readSchema.columns()) {
             int id = field.fieldId();
+            boolean computed = id == MetadataColumns.ROW_POSITION.fieldId() || id == MetadataColumns.IS_DELETED.fieldId();
             if (id == MetadataColumns.ROW_ID.fieldId() || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()
-                    || (MetadataColumns.isMetadataColumn(id) && !constants.containsKey(id))) {
+                    || (MetadataColumns.isMetadataColumn(id) && !constants.containsKey(id) && !computed)) {
                 return "the metadata column " + field.name() + " is projected";
             }
             if (field.initialDefault() != null) {

@@ -17,6 +17,7 @@ import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.flink.FlinkSourceFilter;
@@ -41,12 +42,17 @@ import org.apache.iceberg.types.Types;
  * </ul>
  */
 final class NativeTaskReader implements TaskReader {
+    private static final int CONSTANT = -1;
+    private static final int POSITION = -2;
+
     private final String splitId;
     private final int fileOffset;
     private final NativeParquetFile file;
     private final NativeParquetScan scan;
     private final ColumnVector[] constants;
+    /** Per projected column: its index in the decoded batch, {@link #CONSTANT} or {@link #POSITION}. */
     private final int[] scanColumn;
+    private final RowPositions positions;
     private final FlinkSourceFilter rowFilter;
     private final RecordLimiter limiter;
     private final NativeReaderMetrics metrics;
@@ -54,14 +60,15 @@ final class NativeTaskReader implements TaskReader {
     private long emitted;
 
     private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
-            ColumnVector[] constants, int[] scanColumn, FlinkSourceFilter rowFilter, RecordLimiter limiter,
-            NativeReaderMetrics metrics, long skip, long emitted) {
+            ColumnVector[] constants, int[] scanColumn, RowPositions positions, FlinkSourceFilter rowFilter,
+            RecordLimiter limiter, NativeReaderMetrics metrics, long skip, long emitted) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
         this.file = file;
         this.scan = scan;
         this.constants = constants;
         this.scanColumn = scanColumn;
+        this.positions = positions;
         this.rowFilter = rowFilter;
         this.limiter = limiter;
         this.metrics = metrics;
@@ -88,7 +95,13 @@ final class NativeTaskReader implements TaskReader {
             int id = projected.get(i).fieldId();
             if (constants.containsKey(id)) {
                 constantColumns[i] = new ConstantVector(constants.get(id));
-                scanColumn[i] = -1;
+                scanColumn[i] = CONSTANT;
+            } else if (id == MetadataColumns.IS_DELETED.fieldId()) {
+                // Tasks with delete files are the stock reader's, so no row here is deleted.
+                constantColumns[i] = new ConstantVector(false);
+                scanColumn[i] = CONSTANT;
+            } else if (id == MetadataColumns.ROW_POSITION.fieldId()) {
+                scanColumn[i] = POSITION;
             } else {
                 scanColumn[i] = fromFile.size();
                 fromFile.add(projected.get(i));
@@ -121,8 +134,9 @@ final class NativeTaskReader implements TaskReader {
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
             NativeParquetScan scan = file.scan(scanOptions, tracker);
             metrics.nativeTask(groups.size(), pruned, chunkBytes(file, groups, scanOptions.projection()));
-            return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, rowFilter, limiter,
-                    metrics, filterRows ? recordOffset : 0, recordOffset);
+            RowPositions positions = new RowPositions(file, groups, filterRows ? 0 : recordOffset);
+            return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
+                    rowFilter, limiter, metrics, filterRows ? recordOffset : 0, recordOffset);
         } catch (RuntimeException e) {
             file.close();
             throw e;
@@ -239,13 +253,55 @@ final class NativeTaskReader implements TaskReader {
     /** The decoded columns with the task's constants in between, in the projection's order. */
     private VectorizedColumnBatch columns(ArrowColumnarBatch batch) {
         ColumnVector[] decoded = batch.batch().columns;
+        long firstPosition = positions.next(batch.numRows());
         ColumnVector[] all = new ColumnVector[scanColumn.length];
         for (int i = 0; i < all.length; i++) {
-            all[i] = scanColumn[i] < 0 ? constants[i] : decoded[scanColumn[i]];
+            all[i] = switch (scanColumn[i]) {
+                case CONSTANT -> constants[i];
+                case POSITION -> new PositionVector(firstPosition);
+                default -> decoded[scanColumn[i]];
+            };
         }
         VectorizedColumnBatch columns = new VectorizedColumnBatch(all);
         columns.setNumRows(batch.numRows());
         return columns;
+    }
+
+    /**
+     * The file position of each batch's first row: batches follow the selected row groups in
+     * order, after the rows skipped to resume, and never span two of them.
+     */
+    private static final class RowPositions {
+        private final long[] first;
+        private final long[] rows;
+        private int group;
+        private long inGroup;
+
+        RowPositions(NativeParquetFile file, List<Integer> groups, long skipped) {
+            first = new long[groups.size()];
+            rows = new long[groups.size()];
+            for (int i = 0; i < first.length; i++) {
+                first[i] = file.rowGroup(groups.get(i)).firstRow();
+                rows[i] = file.rowGroup(groups.get(i)).rowCount();
+            }
+            inGroup = skipped;
+            settle();
+        }
+
+        /** The position of the first of the next {@code count} rows, which the caller consumes. */
+        long next(int count) {
+            long position = first[group] + inGroup;
+            inGroup += count;
+            settle();
+            return position;
+        }
+
+        private void settle() {
+            while (group < rows.length && inGroup >= rows[group]) {
+                inGroup -= rows[group];
+                group++;
+            }
+        }
     }
 
     @Override

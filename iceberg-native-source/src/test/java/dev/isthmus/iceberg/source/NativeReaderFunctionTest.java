@@ -121,7 +121,7 @@ class NativeReaderFunctionTest {
     }
 
     @Test
-    void fileAndSpecIdAreConstantsWhileAvroFilesAndRowPositionsFallBack() {
+    void metadataColumnsAreNativeWhileAvroFilesFallBack() {
         Table table = new TestTables(dir).create("mixed", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
                 SMALL_ROW_GROUPS);
         TestTables.append(table, SampleTable.records(0, 2_500));
@@ -129,8 +129,13 @@ class NativeReaderFunctionTest {
                 MetadataColumns.SPEC_ID, table.schema().findField("amount"));
         assertEquals(0, assertSameAsStock(table, withFile, List.of(), 2));
 
-        Schema withPosition = new Schema(table.schema().findField("id"), MetadataColumns.ROW_POSITION);
-        assertTrue(assertSameAsStock(table, withPosition, List.of(), 2) >= 2, "_pos is Iceberg's to compute");
+        Schema withPosition = new Schema(table.schema().findField("id"), MetadataColumns.ROW_POSITION,
+                MetadataColumns.IS_DELETED);
+        assertEquals(0, assertSameAsStock(table, withPosition, List.of(), 2));
+        Schema filtered = new Schema(MetadataColumns.ROW_POSITION, table.schema().findField("category"),
+                table.schema().findField("id"));
+        assertEquals(0, assertSameAsStock(table, filtered,
+                List.of(Expressions.notEqual("category", "b"), Expressions.greaterThan("id", 700)), 2));
 
         // Small enough to stay one task: a task of an Avro file that holds no block start reads no
         // records, and Iceberg's DataIterator.seek then reports the next file's records under the
