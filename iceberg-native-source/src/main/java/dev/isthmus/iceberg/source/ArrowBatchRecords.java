@@ -1,10 +1,12 @@
 package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import java.lang.ref.Cleaner;
 import java.util.Set;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.columnar.ColumnarRowData;
+import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
 import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 
 /**
@@ -13,42 +15,56 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
  * so a checkpoint taken between two records resumes exactly after the last one emitted.
  * {@link #recycle()}, called once the reader has emitted the batch, releases its native memory.
  *
+ * <p>A batch may emit only some of its rows (those a filter kept, up to a limit): the selection
+ * lists them, and positions count emitted records, as Iceberg's own reader counts them.
+ *
  * <p>Rows must not be kept past the emit: downstream operators copy them (Flink's default
  * without object reuse), as they do for Flink's own columnar formats.
+ *
+ * <p>Flink does not recycle the batches still queued in a source reader that is cancelled or
+ * fails; a cleaner releases a batch that becomes unreachable without having been recycled, so a
+ * failover does not leak the decoder's memory.
  */
 final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<RowData>> {
-    private final ArrowColumnarBatch batch;
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    private final Cleaner.Cleanable release;
     private final Set<String> finishedSplits;
     private final ColumnarRowData row;
     private final RecordAndPosition<RowData> position = new RecordAndPosition<>();
+    private final int[] selection;
     private final int fileOffset;
     private final long firstRecordOffset;
     private final int rows;
     private String nextSplit;
     private int next;
 
-    private ArrowBatchRecords(String splitId, ArrowColumnarBatch batch, int fileOffset, long firstRecordOffset,
-            Set<String> finishedSplits) {
+    private ArrowBatchRecords(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns, int[] selection,
+            int rows, int fileOffset, long firstRecordOffset, Set<String> finishedSplits) {
         this.nextSplit = splitId;
-        this.batch = batch;
+        this.release = batch == null ? null : CLEANER.register(this, batch::close);
+        this.selection = selection;
+        this.rows = rows;
         this.fileOffset = fileOffset;
         this.firstRecordOffset = firstRecordOffset;
         this.finishedSplits = finishedSplits;
-        this.rows = batch == null ? 0 : batch.numRows();
-        this.row = batch == null ? null : new ColumnarRowData(batch.batch());
+        this.row = columns == null ? null : new ColumnarRowData(columns);
     }
 
     /**
-     * The rows of {@code batch}, the records of file {@code fileOffset} of the split that come
-     * after the first {@code firstRecordOffset} records.
+     * Rows {@code selection[0..rows)} of {@code columns} (all rows {@code 0..rows) when the selection
+     * is {@code null}), the records of file {@code fileOffset} of the split that come after the
+     * first {@code firstRecordOffset} records; {@code columns} reads {@code batch}'s memory, which
+     * {@link #recycle()} releases.
      */
-    static ArrowBatchRecords of(String splitId, ArrowColumnarBatch batch, int fileOffset, long firstRecordOffset) {
-        return new ArrowBatchRecords(splitId, batch, fileOffset, firstRecordOffset, Set.of());
+    static ArrowBatchRecords of(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns,
+            int[] selection, int rows, int fileOffset, long firstRecordOffset) {
+        return new ArrowBatchRecords(splitId, batch, columns, selection, rows, fileOffset, firstRecordOffset, Set.of());
     }
 
     /** No records: tells the reader the split is done. */
     static ArrowBatchRecords finished(String splitId) {
-        return new ArrowBatchRecords(null, null, 0, 0, Set.of(splitId));
+        return new ArrowBatchRecords(null, null, null, null, 0, 0, 0, Set.of(splitId));
     }
 
     @Override
@@ -63,7 +79,7 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
         if (next >= rows) {
             return null;
         }
-        row.setRowId(next);
+        row.setRowId(selection == null ? next : selection[next]);
         next++;
         position.set(row, fileOffset, firstRecordOffset + next);
         return position;
@@ -76,8 +92,8 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
 
     @Override
     public void recycle() {
-        if (batch != null) {
-            batch.close();
+        if (release != null) {
+            release.clean();
         }
     }
 }

@@ -39,7 +39,7 @@ class ArrowBatchRecordsTest {
         List<GenericRowData> rows = List.of(GenericRowData.of(1L, StringData.fromString("a")),
                 GenericRowData.of(null, StringData.fromString("b")), GenericRowData.of(3L, null));
         ArrowColumnarBatch batch = NativeRoundTrip.batch(rows, TYPE, tracker);
-        ArrowBatchRecords records = ArrowBatchRecords.of("split-7", batch, 2, 100);
+        ArrowBatchRecords records = ArrowBatchRecords.of("split-7", batch, batch.batch(), null, batch.numRows(), 2, 100);
 
         assertEquals("split-7", records.nextSplit());
         assertNull(records.nextSplit(), "one split per batch");
@@ -59,6 +59,38 @@ class ArrowBatchRecordsTest {
         records.recycle();
         assertEquals(0, tracker.liveArrays(), "recycle released the native batch");
         assertThrows(IllegalStateException.class, () -> kept.getLong(0), "rows are not readable after recycle");
+    }
+
+    @Test
+    void aBatchDroppedWithoutRecycleIsReleasedOnceUnreachable() throws InterruptedException {
+        List<GenericRowData> rows = List.of(GenericRowData.of(1L, StringData.fromString("a")));
+        ArrowColumnarBatch batch = NativeRoundTrip.batch(rows, TYPE, tracker);
+        ArrowBatchRecords records = ArrowBatchRecords.of("split-8", batch, batch.batch(), null, 1, 0, 0);
+        batch = null;
+        assertEquals(1, tracker.liveArrays());
+        records = null;
+        for (int i = 0; i < 100 && tracker.liveArrays() > 0; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertEquals(0, tracker.liveArrays(), "the cleaner released the batch a cancelled reader dropped");
+    }
+
+    @Test
+    void aSelectionEmitsOnlyItsRowsWithConsecutivePositions() {
+        List<GenericRowData> rows = List.of(GenericRowData.of(1L, StringData.fromString("a")),
+                GenericRowData.of(2L, StringData.fromString("b")), GenericRowData.of(3L, StringData.fromString("c")));
+        ArrowColumnarBatch batch = NativeRoundTrip.batch(rows, TYPE, tracker);
+        ArrowBatchRecords records = ArrowBatchRecords.of("split-3", batch, batch.batch(), new int[] {0, 2, 1}, 2, 0, 40);
+        assertEquals("split-3", records.nextSplit());
+        RecordAndPosition<RowData> first = records.nextRecordFromSplit();
+        assertEquals(1L, first.record().getLong(0));
+        assertEquals(41, first.recordOffset());
+        RecordAndPosition<RowData> second = records.nextRecordFromSplit();
+        assertEquals(3L, second.record().getLong(0));
+        assertEquals(42, second.recordOffset(), "positions count emitted records, not rows of the batch");
+        assertNull(records.nextRecordFromSplit(), "only the first two entries of the selection");
+        records.recycle();
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.isthmus.iceberg.source.parquet;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.NativeErrors;
 import dev.isthmus.ffm.NativeLibrary;
+import dev.isthmus.ffm.gen.isthmus_column_chunk_info;
+import dev.isthmus.ffm.gen.isthmus_column_info;
 import dev.isthmus.ffm.gen.isthmus_file_info;
 import dev.isthmus.ffm.gen.isthmus_h;
 import dev.isthmus.ffm.gen.isthmus_row_group_info;
@@ -12,6 +14,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
@@ -30,10 +33,39 @@ public final class NativeParquetFile implements AutoCloseable {
     private final InputFile input;
     private final long rowCount;
     private final RowGroup[] rowGroups;
+    private final List<Column> columns;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    /** One row group: its rows, where they start in the file, and its bytes. */
-    public record RowGroup(long rowCount, long firstRow, long byteOffset, long byteLength) {}
+    /**
+     * One row group: its rows, where they start in the file, its bytes (from the first byte of
+     * its first column chunk to the end of its last), and the stored size of its column chunks.
+     */
+    public record RowGroup(long rowCount, long firstRow, long byteOffset, long byteLength, long compressedSize) {}
+
+    /**
+     * One leaf column.
+     *
+     * @param path the dotted path from below the root
+     * @param fieldId the Iceberg field id, or -1 when the file has none
+     * @param physicalType Parquet's physical type (0 BOOLEAN ... 7 FIXED_LEN_BYTE_ARRAY)
+     * @param arrowFormat the Arrow format the decoder reads it as (it carries the logical type and
+     *     its unit), or {@code null} when this build cannot decode it
+     * @param repeated whether the column is inside a list or map (more than one value per row)
+     */
+    public record Column(String path, int fieldId, int physicalType, String arrowFormat, boolean repeated) {}
+
+    /**
+     * One column chunk's footer metadata.
+     *
+     * @param byteOffset the chunk's first byte (its dictionary page, else its first data page)
+     * @param valueCount level entries, nulls included (rows, for a column outside lists and maps)
+     * @param nullCount nulls, or -1 when the statistics do not say
+     * @param min the statistics' minimum in Parquet's PLAIN encoding (no length prefix), or
+     *     {@code null} when unknown
+     * @param max likewise, the maximum
+     */
+    public record ColumnChunk(long byteOffset, long compressedSize, long valueCount, long nullCount, byte[] min,
+            byte[] max) {}
 
     private NativeParquetFile(MemorySegment handle, String name, InputFile input) {
         this.handle = handle;
@@ -49,8 +81,21 @@ public final class NativeParquetFile implements AutoCloseable {
             for (int i = 0; i < rowGroups.length; i++) {
                 NativeErrors.check(isthmus_h.isthmus_file_row_group(handle, i, rg, error), error);
                 rowGroups[i] = new RowGroup(isthmus_row_group_info.num_rows(rg), isthmus_row_group_info.first_row(rg),
-                        isthmus_row_group_info.byte_offset(rg), isthmus_row_group_info.byte_length(rg));
+                        isthmus_row_group_info.byte_offset(rg), isthmus_row_group_info.byte_length(rg),
+                        isthmus_row_group_info.compressed_size(rg));
             }
+            Column[] leaves = new Column[isthmus_file_info.num_columns(info)];
+            MemorySegment column = isthmus_column_info.allocate(arena);
+            for (int i = 0; i < leaves.length; i++) {
+                NativeErrors.check(isthmus_h.isthmus_file_column(handle, i, column, error), error);
+                MemorySegment format = isthmus_column_info.arrow_format(column);
+                leaves[i] = new Column(string(isthmus_column_info.path(column)),
+                        isthmus_column_info.has_field_id(column) == 1 ? isthmus_column_info.field_id(column) : -1,
+                        isthmus_column_info.physical_type(column),
+                        format.equals(MemorySegment.NULL) ? null : string(format),
+                        isthmus_column_info.max_repetition_level(column) > 0);
+            }
+            this.columns = List.of(leaves);
         } catch (RuntimeException e) {
             isthmus_h.isthmus_file_close(handle);
             throw e;
@@ -108,6 +153,43 @@ public final class NativeParquetFile implements AutoCloseable {
 
     public RowGroup rowGroup(int i) {
         return rowGroups[i];
+    }
+
+    /** The leaf columns, in the file's order (the index is the {@code leaf} of {@link #columnChunk}). */
+    public List<Column> columns() {
+        return columns;
+    }
+
+    /** The footer's metadata of leaf {@code leaf} in row group {@code rowGroup}, statistics copied out. */
+    public ColumnChunk columnChunk(int rowGroup, int leaf) {
+        if (closed.get()) {
+            throw new IllegalStateException(name + " is closed");
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment error = NativeErrors.allocate(arena);
+            MemorySegment chunk = isthmus_column_chunk_info.allocate(arena);
+            NativeErrors.check(isthmus_h.isthmus_file_column_chunk(handle, rowGroup, leaf, chunk, error), error);
+            return new ColumnChunk(isthmus_column_chunk_info.byte_offset(chunk),
+                    isthmus_column_chunk_info.compressed_size(chunk), isthmus_column_chunk_info.num_values(chunk),
+                    isthmus_column_chunk_info.null_count(chunk),
+                    bytes(isthmus_column_chunk_info.min_value(chunk), isthmus_column_chunk_info.min_length(chunk)),
+                    bytes(isthmus_column_chunk_info.max_value(chunk), isthmus_column_chunk_info.max_length(chunk)));
+        }
+    }
+
+    /** Statistics bytes point into the file's memory, which lives until close: copy them out. */
+    @SuppressWarnings("restricted")
+    private static byte[] bytes(MemorySegment pointer, int length) {
+        if (pointer.equals(MemorySegment.NULL)) {
+            return null;
+        }
+        return pointer.reinterpret(Integer.toUnsignedLong(length)).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Strings in column metadata live as long as the file; read up to their NUL. */
+    @SuppressWarnings("restricted")
+    private static String string(MemorySegment pointer) {
+        return pointer.reinterpret(Long.MAX_VALUE).getString(0);
     }
 
     /** Starts a scan; it keeps what it needs, so it may outlive this handle. */

@@ -1,0 +1,75 @@
+package dev.isthmus.iceberg.source;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.iceberg.BaseCombinedScanTask;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.encryption.EncryptionManager;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.source.DataIterator;
+import org.apache.iceberg.flink.source.RowDataFileScanTaskReader;
+import org.apache.iceberg.flink.source.reader.RecordAndPosition;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * One file scan task read by Iceberg's stock reader, exactly as its {@code RowDataReaderFunction}
+ * reads it (delete files, other formats, name mapping, filters), seeked to the same position:
+ * Iceberg's {@code DataIterator} over a combined task of just this file.
+ */
+final class FallbackTaskReader implements TaskReader {
+    private final String splitId;
+    private final int fileOffset;
+    private final DataIterator<RowData> rows;
+    private final RowDataSerializer copier;
+    private final RecordLimiter limiter;
+    private final int batchSize;
+
+    FallbackTaskReader(String splitId, int fileOffset, long recordOffset, FileScanTask task, Schema tableSchema,
+            Schema readSchema, String nameMapping, boolean caseSensitive, List<Expression> filters, FileIO io,
+            EncryptionManager encryption, int batchSize, RecordLimiter limiter) {
+        this.splitId = splitId;
+        this.fileOffset = fileOffset;
+        this.limiter = limiter;
+        this.batchSize = batchSize;
+        this.copier = new RowDataSerializer(FlinkSchemaUtil.convert(readSchema));
+        this.rows = new DataIterator<>(
+                new RowDataFileScanTaskReader(tableSchema, readSchema, nameMapping, caseSensitive, filters),
+                new BaseCombinedScanTask(task), io, encryption);
+        try {
+            rows.seek(0, recordOffset);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    @Override
+    public RecordsWithSplitIds<RecordAndPosition<RowData>> next() {
+        List<RowData> batch = new ArrayList<>();
+        while (batch.size() < batchSize && !limiter.reached() && rows.hasNext()) {
+            if (limiter.take(1) == 1) {
+                batch.add(copier.copy(rows.next()));
+            }
+        }
+        if (batch.isEmpty()) {
+            return null;
+        }
+        return new RowListRecords(splitId, batch, fileOffset, rows.recordOffset() - batch.size());
+    }
+
+    @Override
+    public void close() {
+        try {
+            rows.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,396 @@
+package dev.isthmus.iceberg.source;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.BaseMetadataTable;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.flink.FlinkConfigOptions;
+import org.apache.iceberg.flink.FlinkReadOptions;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.source.IcebergSource;
+import org.apache.iceberg.flink.source.ScanContext;
+import org.apache.iceberg.flink.source.StreamingStartingStrategy;
+import org.apache.iceberg.flink.source.assigner.SplitAssignerFactory;
+import org.apache.iceberg.flink.source.enumerator.IcebergEnumeratorState;
+import org.apache.iceberg.flink.source.split.SerializableComparator;
+import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
+import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
+
+/**
+ * Iceberg's own FLIP-27 {@link IcebergSource} with Parquet decoded natively, reporting the
+ * native reader's Flink metrics. Planning, split assignment, streaming discovery of snapshots
+ * and checkpoints are Iceberg's: every method but {@link #createReader} delegates to the
+ * {@code IcebergSource}, and that one hands the reader's metric group to the native reader
+ * function first (Iceberg's {@code ReaderFunction} is never given one).
+ *
+ * <p>The builder's options are {@code IcebergSource.Builder}'s, with the same meaning (they are
+ * passed on to it, and the reader function is given what Iceberg's would be given: projection,
+ * filters, limit, name mapping, case sensitivity, resolved from the same read options, table
+ * properties and Flink configuration). The native options are {@link Builder#strict},
+ * {@link Builder#batchSize} and {@link Builder#localReads}.
+ *
+ * <pre>{@code
+ * NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(loader).strict(true).build();
+ * DataStream<RowData> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), "orders");
+ * }</pre>
+ */
+public final class NativeIcebergSource
+        implements Source<RowData, IcebergSourceSplit, IcebergEnumeratorState>, ResultTypeQueryable<RowData> {
+    private static final long serialVersionUID = 1L;
+
+    private final IcebergSource<RowData> source;
+    /** The same object as the one inside {@code source}: serialized together, they stay one. */
+    private final NativeReaderFunction function;
+    private final Schema readSchema;
+
+    private NativeIcebergSource(IcebergSource<RowData> source, NativeReaderFunction function, Schema readSchema) {
+        this.source = source;
+        this.function = function;
+        this.readSchema = readSchema;
+    }
+
+    public static Builder forRowData() {
+        return new Builder();
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return source.getBoundedness();
+    }
+
+    @Override
+    public SourceReader<RowData, IcebergSourceSplit> createReader(SourceReaderContext context) throws Exception {
+        function.registerMetrics(context.metricGroup());
+        return source.createReader(context);
+    }
+
+    @Override
+    public SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> createEnumerator(
+            SplitEnumeratorContext<IcebergSourceSplit> context) throws Exception {
+        return source.createEnumerator(context);
+    }
+
+    @Override
+    public SplitEnumerator<IcebergSourceSplit, IcebergEnumeratorState> restoreEnumerator(
+            SplitEnumeratorContext<IcebergSourceSplit> context, IcebergEnumeratorState checkpoint) throws Exception {
+        return source.restoreEnumerator(context, checkpoint);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<IcebergSourceSplit> getSplitSerializer() {
+        return source.getSplitSerializer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<IcebergEnumeratorState> getEnumeratorCheckpointSerializer() {
+        return source.getEnumeratorCheckpointSerializer();
+    }
+
+    /** Rows of the projection (or the whole table), in Flink's internal representation. */
+    @Override
+    public TypeInformation<RowData> getProducedType() {
+        return FlinkCompatibilityUtil.toTypeInfo(FlinkSchemaUtil.convert(readSchema));
+    }
+
+    /** Mirrors {@code IcebergSource.Builder<RowData>}; see its documentation for each option. */
+    public static final class Builder {
+        private TableLoader tableLoader;
+        private Table table;
+        private SplitAssignerFactory assignerFactory;
+        private SerializableComparator<IcebergSourceSplit> splitComparator;
+        private ReadableConfig flinkConfig = new Configuration();
+        private Schema projectedSchema;
+        private ResolvedSchema projectedFlinkSchema;
+        private List<Expression> filters;
+        private Boolean exposeLocality;
+        private final Map<String, String> readOptions = new HashMap<>();
+        private NativeReadOptions nativeOptions = NativeReadOptions.defaults();
+
+        private Builder() {}
+
+        public Builder tableLoader(TableLoader loader) {
+            this.tableLoader = loader;
+            return this;
+        }
+
+        public Builder table(Table newTable) {
+            this.table = newTable;
+            return this;
+        }
+
+        public Builder assignerFactory(SplitAssignerFactory factory) {
+            this.assignerFactory = factory;
+            return this;
+        }
+
+        public Builder splitComparator(SerializableComparator<IcebergSourceSplit> comparator) {
+            this.splitComparator = comparator;
+            return this;
+        }
+
+        public Builder flinkConfig(ReadableConfig config) {
+            this.flinkConfig = config;
+            return this;
+        }
+
+        public Builder caseSensitive(boolean caseSensitive) {
+            return set(FlinkReadOptions.CASE_SENSITIVE, Boolean.toString(caseSensitive));
+        }
+
+        public Builder useSnapshotId(Long snapshotId) {
+            return setIfPresent(FlinkReadOptions.SNAPSHOT_ID.key(), snapshotId);
+        }
+
+        public Builder streamingStartingStrategy(StreamingStartingStrategy strategy) {
+            return set(FlinkReadOptions.STARTING_STRATEGY, strategy.name());
+        }
+
+        public Builder startSnapshotTimestamp(Long timestamp) {
+            return setIfPresent(FlinkReadOptions.START_SNAPSHOT_TIMESTAMP.key(), timestamp);
+        }
+
+        public Builder startSnapshotId(Long snapshotId) {
+            return setIfPresent(FlinkReadOptions.START_SNAPSHOT_ID.key(), snapshotId);
+        }
+
+        public Builder tag(String tag) {
+            return set(FlinkReadOptions.TAG.key(), tag);
+        }
+
+        public Builder branch(String branch) {
+            return set(FlinkReadOptions.BRANCH.key(), branch);
+        }
+
+        public Builder startTag(String tag) {
+            return set(FlinkReadOptions.START_TAG.key(), tag);
+        }
+
+        public Builder endTag(String tag) {
+            return set(FlinkReadOptions.END_TAG.key(), tag);
+        }
+
+        public Builder endSnapshotId(Long snapshotId) {
+            return setIfPresent(FlinkReadOptions.END_SNAPSHOT_ID.key(), snapshotId);
+        }
+
+        public Builder asOfTimestamp(Long timestamp) {
+            return setIfPresent(FlinkReadOptions.AS_OF_TIMESTAMP.key(), timestamp);
+        }
+
+        public Builder splitSize(Long bytes) {
+            return setIfPresent(FlinkReadOptions.SPLIT_SIZE, bytes);
+        }
+
+        public Builder splitLookback(Integer lookback) {
+            return setIfPresent(FlinkReadOptions.SPLIT_LOOKBACK, lookback);
+        }
+
+        public Builder splitOpenFileCost(Long bytes) {
+            return setIfPresent(FlinkReadOptions.SPLIT_FILE_OPEN_COST, bytes);
+        }
+
+        public Builder streaming(boolean streaming) {
+            return set(FlinkReadOptions.STREAMING, Boolean.toString(streaming));
+        }
+
+        public Builder monitorInterval(Duration interval) {
+            return interval == null ? this : set(FlinkReadOptions.MONITOR_INTERVAL, interval.toNanos() + " ns");
+        }
+
+        public Builder nameMapping(String nameMapping) {
+            return set(TableProperties.DEFAULT_NAME_MAPPING, nameMapping);
+        }
+
+        public Builder project(Schema schema) {
+            this.projectedSchema = schema;
+            return this;
+        }
+
+        public Builder project(ResolvedSchema schema) {
+            this.projectedFlinkSchema = schema;
+            return this;
+        }
+
+        public Builder filters(List<Expression> newFilters) {
+            this.filters = newFilters;
+            return this;
+        }
+
+        public Builder limit(Long limit) {
+            return setIfPresent(FlinkReadOptions.LIMIT, limit);
+        }
+
+        public Builder includeColumnStats(boolean include) {
+            return set(FlinkReadOptions.INCLUDE_COLUMN_STATS, Boolean.toString(include));
+        }
+
+        public Builder planParallelism(int parallelism) {
+            return set(FlinkConfigOptions.TABLE_EXEC_ICEBERG_WORKER_POOL_SIZE.key(), Integer.toString(parallelism));
+        }
+
+        public Builder exposeLocality(boolean expose) {
+            this.exposeLocality = expose;
+            return this;
+        }
+
+        public Builder maxAllowedPlanningFailures(int failures) {
+            return set(FlinkReadOptions.MAX_ALLOWED_PLANNING_FAILURES_OPTION.key(), Integer.toString(failures));
+        }
+
+        public Builder watermarkColumn(String column) {
+            return set(FlinkReadOptions.WATERMARK_COLUMN, column);
+        }
+
+        public Builder watermarkColumnTimeUnit(TimeUnit unit) {
+            return set(FlinkReadOptions.WATERMARK_COLUMN_TIME_UNIT, unit.name());
+        }
+
+        /** A read option, as {@code IcebergSource.Builder.set} takes it (see {@code FlinkReadOptions}). */
+        public Builder set(String property, String value) {
+            readOptions.put(property, value);
+            return this;
+        }
+
+        public Builder setAll(Map<String, String> properties) {
+            readOptions.putAll(properties);
+            return this;
+        }
+
+        /** Fail on a task the native reader cannot read instead of reading it with Iceberg's stock reader. */
+        public Builder strict(boolean strict) {
+            this.nativeOptions = nativeOptions.withStrict(strict);
+            return this;
+        }
+
+        /** Rows per decoded batch at most ({@value NativeReadOptions#DEFAULT_BATCH_SIZE} by default). */
+        public Builder batchSize(int rows) {
+            this.nativeOptions = nativeOptions.withBatchSize(rows);
+            return this;
+        }
+
+        /** Whether the library reads {@code file:} locations itself (the default) or through the table's FileIO. */
+        public Builder localReads(boolean local) {
+            this.nativeOptions = nativeOptions.withLocalReads(local);
+            return this;
+        }
+
+        public Builder nativeOptions(NativeReadOptions options) {
+            this.nativeOptions = options;
+            return this;
+        }
+
+        private Builder setIfPresent(String key, Object value) {
+            return value == null ? this : set(key, value.toString());
+        }
+
+        /** The source, with the native reader's Flink metrics. */
+        public NativeIcebergSource build() {
+            Table t = loadTable();
+            Schema projection = projection(t);
+            NativeReaderFunction function = readerFunction(t, projection);
+            return new NativeIcebergSource(icebergSource(t, projection, function), function,
+                    projection == null ? t.schema() : projection);
+        }
+
+        /**
+         * The plain {@code IcebergSource} with the native reader function, for code that needs
+         * that type; its readers report no native metrics to Flink (only {@link NativeSourceCounters}).
+         */
+        public IcebergSource<RowData> buildIcebergSource() {
+            Table t = loadTable();
+            Schema projection = projection(t);
+            return icebergSource(t, projection, readerFunction(t, projection));
+        }
+
+        /** The source as a stream without watermarks; the parallelism is the environment's. */
+        public DataStream<RowData> buildStream(StreamExecutionEnvironment env) {
+            NativeIcebergSource source = build();
+            return env.fromSource(source, WatermarkStrategy.noWatermarks(), "NativeIcebergSource-" + table.name(),
+                    source.getProducedType());
+        }
+
+        /** Given what Iceberg's builder would give its own reader function, resolved from the same inputs. */
+        private NativeReaderFunction readerFunction(Table t, Schema projection) {
+            ScanContext context = ScanContext.builder()
+                    .resolveConfig(t, readOptions, flinkConfig)
+                    .project(projection)
+                    .filters(filters)
+                    .build();
+            return new NativeReaderFunction(t.schema(), context.project(), context.nameMapping(),
+                    context.caseSensitive(), t.io(), t.encryption(), context.filters(), context.limit(), nativeOptions);
+        }
+
+        @SuppressWarnings("deprecation") // readerFunction is how Iceberg takes a reader; it has no other way
+        private IcebergSource<RowData> icebergSource(Table t, Schema projection, NativeReaderFunction function) {
+            IcebergSource.Builder<RowData> builder = IcebergSource.forRowData()
+                    .tableLoader(tableLoader)
+                    .table(t)
+                    .flinkConfig(flinkConfig)
+                    .setAll(readOptions)
+                    .readerFunction(function);
+            if (projection != null) {
+                builder.project(projection);
+            }
+            if (filters != null) {
+                builder.filters(filters);
+            }
+            if (assignerFactory != null) {
+                builder.assignerFactory(assignerFactory);
+            }
+            if (splitComparator != null) {
+                builder.splitComparator(splitComparator);
+            }
+            if (exposeLocality != null) {
+                builder.exposeLocality(exposeLocality);
+            }
+            return builder.build();
+        }
+
+        private Schema projection(Table t) {
+            return projectedFlinkSchema != null ? FlinkSchemaUtil.convert(t.schema(), projectedFlinkSchema)
+                    : projectedSchema;
+        }
+
+        /** As Iceberg's builder: the table once, from the loader unless given. */
+        private Table loadTable() {
+            if (table == null) {
+                try (TableLoader loader = tableLoader) {
+                    loader.open();
+                    table = loader.loadTable();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            if (table instanceof BaseMetadataTable) {
+                throw new IllegalArgumentException(table.name()
+                        + " is a metadata table: its rows are not in data files; read it with IcebergSource");
+            }
+            return table;
+        }
+    }
+}

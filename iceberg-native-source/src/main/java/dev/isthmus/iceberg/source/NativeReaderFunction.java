@@ -1,0 +1,167 @@
+package dev.isthmus.iceberg.source;
+
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.ffm.NativeException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.encryption.EncryptionManager;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.flink.data.RowDataUtil;
+import org.apache.iceberg.flink.source.reader.ReaderFunction;
+import org.apache.iceberg.flink.source.reader.RecordAndPosition;
+import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
+import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PartitionUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Iceberg's FLIP-27 {@code ReaderFunction} with Parquet decoded natively: the drop-in
+ * replacement of its {@code RowDataReaderFunction}, with the same results and the same split
+ * positions. Each file scan task of a split is read by the native decoder when it can be, and
+ * otherwise by Iceberg's stock reader (delete files, ORC and Avro, encrypted files, row-lineage
+ * and {@code _partition} metadata columns, default values, types or files the decoder refuses); in
+ * strict mode such a task fails the read instead.
+ *
+ * <p>{@link NativeIcebergSource} builds an {@code IcebergSource} with it and hands it each reader's
+ * metric group.
+ */
+public final class NativeReaderFunction implements ReaderFunction<RowData> {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(NativeReaderFunction.class);
+    /** Each kind of fallback is logged once per JVM; the counters count every one. */
+    private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
+    /** Imported batches are owned by the source until Flink recycles them, possibly after the split closed. */
+    private static final MemoryTracker TRACKER = MemoryTracker.root().child("iceberg-native-source");
+
+    private final Schema tableSchema;
+    private final Schema readSchema;
+    private final String nameMapping;
+    private final boolean caseSensitive;
+    private final FileIO io;
+    private final EncryptionManager encryption;
+    private final List<Expression> filters;
+    private final long limit;
+    private final NativeReadOptions options;
+
+    private transient RecordLimiter limiter;
+    private transient NativeReaderMetrics metrics;
+
+    /**
+     * The arguments of Iceberg's {@code RowDataReaderFunction}, plus the native options.
+     *
+     * @param projectedSchema the columns to read, or {@code null} for the whole table
+     * @param limit records to read at most per reader (as Iceberg applies it), or a non-positive
+     *     number for no limit
+     */
+    public NativeReaderFunction(Schema tableSchema, Schema projectedSchema, String nameMapping, boolean caseSensitive,
+            FileIO io, EncryptionManager encryption, List<Expression> filters, long limit, NativeReadOptions options) {
+        this.tableSchema = java.util.Objects.requireNonNull(tableSchema, "tableSchema");
+        this.readSchema = projectedSchema == null ? tableSchema : projectedSchema;
+        this.nameMapping = nameMapping;
+        this.caseSensitive = caseSensitive;
+        this.io = io;
+        this.encryption = encryption;
+        this.filters = filters == null ? List.of() : List.copyOf(filters);
+        this.limit = limit;
+        this.options = options;
+    }
+
+    @Override
+    public CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> apply(IcebergSourceSplit split) {
+        if (limiter == null) {
+            limiter = new RecordLimiter(limit);
+        }
+        if (metrics == null) {
+            metrics = NativeReaderMetrics.unregistered();
+        }
+        return new NativeSplitIterator(this, split);
+    }
+
+    /**
+     * Reports this reader's metrics under {@code group}; called by {@link NativeIcebergSource}
+     * when Flink creates the reader, before any split is read.
+     */
+    void registerMetrics(MetricGroup group) {
+        metrics = NativeReaderMetrics.register(group, TRACKER);
+    }
+
+    boolean limitReached() {
+        return limiter.reached();
+    }
+
+    /** Opens file {@code fileOffset} of {@code split} at record {@code recordOffset}, natively if it can. */
+    TaskReader openTask(String splitId, int fileOffset, long recordOffset, FileScanTask task) {
+        Map<Integer, ?> constants = PartitionUtil.constantsMap(task, RowDataUtil::convertConstant);
+        String refusal = refusal(task, constants);
+        Throwable cause = null;
+        if (refusal == null) {
+            try {
+                return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
+                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, TRACKER);
+            } catch (NativeException.Unsupported | UnsupportedOperationException e) {
+                refusal = "the native decoder does not support it";
+                cause = e;
+            }
+        }
+        String message = task.file().location() + " cannot be read natively: " + refusal
+                + (cause == null ? "" : " (" + cause.getMessage() + ")");
+        if (options.strict()) {
+            throw new NativeReadRefusedException("strict native read: " + message, cause);
+        }
+        metrics.fallbackTask();
+        if (LOGGED.add(refusal)) {
+            LOG.warn("{}; reading such tasks with Iceberg's stock reader (logged once per reason)", message);
+        }
+        return new FallbackTaskReader(splitId, fileOffset, recordOffset, task, tableSchema, readSchema, nameMapping,
+                caseSensitive, filters, io, encryption, options.batchSize(), limiter);
+    }
+
+    /** Why the task needs the stock reader, or {@code null} if the native reader may try it. */
+    private String refusal(FileScanTask task, Map<Integer, ?> constants) {
+        if (!task.deletes().isEmpty()) {
+            return "it has delete files";
+        }
+        if (task.file().format() != FileFormat.PARQUET) {
+            return "it is " + task.file().format();
+        }
+        if (task.file().keyMetadata() != null) {
+            return "it is encrypted";
+        }
+        for (Types.NestedField field : readSchema.columns()) {
+            int id = field.fieldId();
+            boolean computed = id == MetadataColumns.ROW_POSITION.fieldId() || id == MetadataColumns.IS_DELETED.fieldId();
+            if (id == MetadataColumns.ROW_ID.fieldId() || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()
+                    || (MetadataColumns.isMetadataColumn(id) && !constants.containsKey(id) && !computed)) {
+                return "the metadata column " + field.name() + " is projected";
+            }
+            if (field.initialDefault() != null) {
+                return "column " + field.name() + " has a default value";
+            }
+        }
+        // Iceberg's readers put constants into nested fields too; the native reader only replaces whole columns.
+        for (Integer id : constants.keySet()) {
+            if (readSchema.findField(id) != null && readSchema.columns().stream().noneMatch(f -> f.fieldId() == id)) {
+                return "the nested field " + readSchema.findColumnName(id) + " is an identity-partition value";
+            }
+        }
+        return null;
+    }
+
+    /** The source's filters as one expression, as Iceberg's reader combines them; {@code null} for none. */
+    private Expression combinedFilter() {
+        return filters.isEmpty() ? null : filters.stream().reduce(Expressions.alwaysTrue(), Expressions::and);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.isthmus.iceberg.source;
+
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.memory.NativeArrowStats;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.SimpleCounter;
+
+/**
+ * What one source reader (one subtask) reads natively, as Flink metrics in the group
+ * {@value #GROUP} under the reader's metric group; every count also goes to the JVM-wide
+ * {@link NativeSourceCounters}. A reader function used without {@link NativeIcebergSource}
+ * (so never given the reader's metric group) counts into unregistered counters.
+ */
+final class NativeReaderMetrics {
+    static final String GROUP = "isthmus";
+
+    private final Counter rows;
+    private final Counter batches;
+    private final Counter bytesRead;
+    private final Counter decodeNanos;
+    private final Counter nativeTasks;
+    private final Counter fallbackTasks;
+    private final Counter rowGroupsRead;
+    private final Counter rowGroupsPruned;
+
+    private NativeReaderMetrics(Counter rows, Counter batches, Counter bytesRead, Counter decodeNanos,
+            Counter nativeTasks, Counter fallbackTasks, Counter rowGroupsRead, Counter rowGroupsPruned) {
+        this.rows = rows;
+        this.batches = batches;
+        this.bytesRead = bytesRead;
+        this.decodeNanos = decodeNanos;
+        this.nativeTasks = nativeTasks;
+        this.fallbackTasks = fallbackTasks;
+        this.rowGroupsRead = rowGroupsRead;
+        this.rowGroupsPruned = rowGroupsPruned;
+    }
+
+    static NativeReaderMetrics unregistered() {
+        return new NativeReaderMetrics(new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
+                new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter());
+    }
+
+    /**
+     * Registers the metrics under {@code parent}. The memory gauges are JVM-wide: batches the
+     * native readers have handed to Flink and not yet had recycled, and the bytes of every Arrow
+     * array the library has exported and Java not yet released.
+     */
+    static NativeReaderMetrics register(MetricGroup parent, MemoryTracker tracker) {
+        MetricGroup group = parent.addGroup(GROUP);
+        group.gauge("liveBatches", (Gauge<Long>) tracker::liveArrays);
+        group.gauge("liveNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().exportedBytesLive());
+        return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"), group.counter("bytesRead"),
+                group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),
+                group.counter("rowGroupsRead"), group.counter("rowGroupsPruned"));
+    }
+
+    /** A task opened natively: its row groups to read and pruned, and the column-chunk bytes it will read. */
+    void nativeTask(int groups, int pruned, long bytes) {
+        nativeTasks.inc();
+        rowGroupsRead.inc(groups);
+        rowGroupsPruned.inc(pruned);
+        bytesRead.inc(bytes);
+        NativeSourceCounters.nativeTask(groups, pruned);
+    }
+
+    void fallbackTask() {
+        fallbackTasks.inc();
+        NativeSourceCounters.fallbackTask();
+    }
+
+    /** Time spent in the decoder (and, for FileIO files, reading their bytes) for one batch. */
+    void decoded(long nanos) {
+        decodeNanos.inc(nanos);
+    }
+
+    /** A batch of {@code emitted} records handed to Flink. */
+    void batch(int emitted) {
+        batches.inc();
+        rows.inc(emitted);
+        NativeSourceCounters.batch(emitted);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.isthmus.iceberg.source;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the native readers of this JVM have done since it started: tasks read natively and by
+ * the stock fallback, row groups read and pruned by statistics, batches and rows emitted.
+ *
+ * <p>The per-reader Flink metrics ({@link NativeIcebergSource}) count the same things; these
+ * totals also cover reader functions used inside a plain {@code IcebergSource}, which Iceberg
+ * never gives a metric group.
+ */
+public final class NativeSourceCounters {
+    private static final AtomicLong NATIVE_TASKS = new AtomicLong();
+    private static final AtomicLong FALLBACK_TASKS = new AtomicLong();
+    private static final AtomicLong ROW_GROUPS_READ = new AtomicLong();
+    private static final AtomicLong ROW_GROUPS_PRUNED = new AtomicLong();
+    private static final AtomicLong BATCHES = new AtomicLong();
+    private static final AtomicLong ROWS = new AtomicLong();
+
+    private NativeSourceCounters() {}
+
+    /** File scan tasks read natively. */
+    public static long nativeTasks() {
+        return NATIVE_TASKS.get();
+    }
+
+    /** File scan tasks read by Iceberg's stock reader instead. */
+    public static long fallbackTasks() {
+        return FALLBACK_TASKS.get();
+    }
+
+    /** Row groups decoded by native tasks. */
+    public static long rowGroupsRead() {
+        return ROW_GROUPS_READ.get();
+    }
+
+    /** Row groups of native tasks skipped because their statistics rule out every row the filter keeps. */
+    public static long rowGroupsPruned() {
+        return ROW_GROUPS_PRUNED.get();
+    }
+
+    /** Native batches handed to Flink. */
+    public static long batches() {
+        return BATCHES.get();
+    }
+
+    /** Rows emitted by native tasks. */
+    public static long rows() {
+        return ROWS.get();
+    }
+
+    static void nativeTask(int rowGroups, int pruned) {
+        NATIVE_TASKS.incrementAndGet();
+        ROW_GROUPS_READ.addAndGet(rowGroups);
+        ROW_GROUPS_PRUNED.addAndGet(pruned);
+    }
+
+    static void fallbackTask() {
+        FALLBACK_TASKS.incrementAndGet();
+    }
+
+    static void batch(int rows) {
+        BATCHES.incrementAndGet();
+        ROWS.addAndGet(rows);
+    }
+}

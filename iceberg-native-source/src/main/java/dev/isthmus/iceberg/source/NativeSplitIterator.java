@@ -1,0 +1,86 @@
+package dev.isthmus.iceberg.source;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.NoSuchElementException;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.flink.source.reader.RecordAndPosition;
+import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
+import org.apache.iceberg.io.CloseableIterator;
+
+/**
+ * The batches of one split: its file scan tasks in order from the split's position, each read
+ * by the task reader the function picks. Iceberg's split reader finishes the split when this
+ * has no more batches.
+ */
+final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> {
+    private final NativeReaderFunction function;
+    private final String splitId;
+    private final List<FileScanTask> tasks;
+    private int fileOffset;
+    private long recordOffset;
+    private TaskReader current;
+    private RecordsWithSplitIds<RecordAndPosition<RowData>> pending;
+
+    NativeSplitIterator(NativeReaderFunction function, IcebergSourceSplit split) {
+        this.function = function;
+        this.splitId = split.splitId();
+        this.tasks = List.copyOf(split.task().files());
+        if (split.fileOffset() >= tasks.size()) {
+            throw new IllegalStateException(String.format(Locale.ROOT,
+                    "Invalid starting file offset %d for combined scan task with %d files: %s", split.fileOffset(),
+                    tasks.size(), split.task()));
+        }
+        this.fileOffset = split.fileOffset();
+        this.recordOffset = split.recordOffset();
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (pending == null) {
+            if (current == null) {
+                // Past the limit, Iceberg's reader ends the split without opening further files.
+                if (fileOffset >= tasks.size() || function.limitReached()) {
+                    return false;
+                }
+                current = function.openTask(splitId, fileOffset, recordOffset, tasks.get(fileOffset));
+                recordOffset = 0;
+            }
+            pending = current.next();
+            if (pending == null) {
+                TaskReader done = current;
+                current = null;
+                fileOffset++;
+                done.close();
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public RecordsWithSplitIds<RecordAndPosition<RowData>> next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException("split " + splitId + " has no more records");
+        }
+        RecordsWithSplitIds<RecordAndPosition<RowData>> records = pending;
+        pending = null;
+        return records;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (pending != null) {
+                pending.recycle();
+                pending = null;
+            }
+        } finally {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+        }
+    }
+}

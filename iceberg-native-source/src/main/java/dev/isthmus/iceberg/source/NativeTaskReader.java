@@ -1,0 +1,315 @@
+package dev.isthmus.iceberg.source;
+
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
+import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
+import dev.isthmus.iceberg.source.parquet.ScanOptions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.columnar.ColumnarRowData;
+import org.apache.flink.table.data.columnar.vector.ColumnVector;
+import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.flink.FlinkSourceFilter;
+import org.apache.iceberg.flink.source.reader.RecordAndPosition;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
+
+/**
+ * One Parquet file scan task read by the native decoder, with the stock reader's semantics:
+ *
+ * <ul>
+ *   <li>the row groups are those whose midpoint lies in the task's byte range, as parquet-java
+ *       selects them for a split ({@code ParquetMetadataConverter.filterFileMetaDataByMidpoint});
+ *   <li>columns the task supplies as constants (identity-partition values, {@code _file},
+ *       {@code _spec_id}) are constant vectors, whatever the file holds, as in Iceberg's readers;
+ *   <li>when the task's residual filter is not trivially true, row groups its statistics rule
+ *       out are skipped and rows are filtered with the source's filters, as Iceberg's
+ *       {@code FlinkSourceFilter} filters them;
+ *   <li>positions count emitted records, as Iceberg's {@code DataIterator} counts them, so a
+ *       position taken by either reader resumes in the other.
+ * </ul>
+ */
+final class NativeTaskReader implements TaskReader {
+    private static final int CONSTANT = -1;
+    private static final int POSITION = -2;
+
+    private final String splitId;
+    private final int fileOffset;
+    private final NativeParquetFile file;
+    private final NativeParquetScan scan;
+    private final ColumnVector[] constants;
+    /** Per projected column: its index in the decoded batch, {@link #CONSTANT} or {@link #POSITION}. */
+    private final int[] scanColumn;
+    private final RowPositions positions;
+    private final FlinkSourceFilter rowFilter;
+    private final RecordLimiter limiter;
+    private final NativeReaderMetrics metrics;
+    private long skip;
+    private long emitted;
+
+    private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
+            ColumnVector[] constants, int[] scanColumn, RowPositions positions, FlinkSourceFilter rowFilter,
+            RecordLimiter limiter, NativeReaderMetrics metrics, long skip, long emitted) {
+        this.splitId = splitId;
+        this.fileOffset = fileOffset;
+        this.file = file;
+        this.scan = scan;
+        this.constants = constants;
+        this.scanColumn = scanColumn;
+        this.positions = positions;
+        this.rowFilter = rowFilter;
+        this.limiter = limiter;
+        this.metrics = metrics;
+        this.skip = skip;
+        this.emitted = emitted;
+    }
+
+    /**
+     * Opens {@code task} at record {@code recordOffset}.
+     *
+     * @param constants the task's constant columns by field id, in Flink's representation
+     * @param filter the source's filters combined, or {@code null} for none
+     * @throws dev.isthmus.ffm.NativeException.Unsupported if the decoder cannot read the file
+     */
+    static NativeTaskReader open(String splitId, int fileOffset, long recordOffset, FileScanTask task,
+            Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, Expression filter, boolean caseSensitive,
+            FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
+            MemoryTracker tracker) {
+        List<Types.NestedField> projected = readSchema.columns();
+        ColumnVector[] constantColumns = new ColumnVector[projected.size()];
+        int[] scanColumn = new int[projected.size()];
+        List<Types.NestedField> fromFile = new ArrayList<>();
+        for (int i = 0; i < projected.size(); i++) {
+            int id = projected.get(i).fieldId();
+            if (constants.containsKey(id)) {
+                constantColumns[i] = new ConstantVector(constants.get(id));
+                scanColumn[i] = CONSTANT;
+            } else if (id == MetadataColumns.IS_DELETED.fieldId()) {
+                // Tasks with delete files are the stock reader's, so no row here is deleted.
+                constantColumns[i] = new ConstantVector(false);
+                scanColumn[i] = CONSTANT;
+            } else if (id == MetadataColumns.ROW_POSITION.fieldId()) {
+                scanColumn[i] = POSITION;
+            } else {
+                scanColumn[i] = fromFile.size();
+                fromFile.add(projected.get(i));
+            }
+        }
+        NativeParquetFile file = openFile(task.file().location(), io, options);
+        try {
+            boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
+            RowGroupPruner pruner = filterRows ? RowGroupPruner.of(file, tableSchema, task.residual(), caseSensitive)
+                    : null;
+            List<Integer> groups = new ArrayList<>();
+            int pruned = 0;
+            long rows = 0;
+            for (int rg : rowGroupsInRange(file, task.start(), task.length())) {
+                if (pruner != null && !pruner.mightMatch(rg)) {
+                    pruned++;
+                } else {
+                    groups.add(rg);
+                    rows += file.rowGroup(rg).rowCount();
+                }
+            }
+            if (!filterRows && recordOffset > rows) {
+                throw new IllegalStateException(String.format(Locale.ROOT,
+                        "Invalid starting record offset %d for file %d (%s, %d rows in its range)", recordOffset,
+                        fileOffset, task.file().location(), rows));
+            }
+            ScanOptions scanOptions = new ScanOptions(new Schema(fromFile),
+                    groups.stream().mapToInt(Integer::intValue).toArray(), filterRows ? 0 : recordOffset,
+                    options.batchSize(), false);
+            FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
+            NativeParquetScan scan = file.scan(scanOptions, tracker);
+            metrics.nativeTask(groups.size(), pruned, chunkBytes(file, groups, scanOptions.projection()));
+            RowPositions positions = new RowPositions(file, groups, filterRows ? 0 : recordOffset);
+            return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
+                    rowFilter, limiter, metrics, filterRows ? recordOffset : 0, recordOffset);
+        } catch (RuntimeException e) {
+            file.close();
+            throw e;
+        }
+    }
+
+    /** The stored bytes of the projected columns' chunks in {@code groups}: what the decoder reads. */
+    private static long chunkBytes(NativeParquetFile file, List<Integer> groups, Schema projection) {
+        Set<Integer> ids = TypeUtil.getProjectedIds(projection);
+        List<NativeParquetFile.Column> columns = file.columns();
+        long bytes = 0;
+        for (int leaf = 0; leaf < columns.size(); leaf++) {
+            if (ids.contains(columns.get(leaf).fieldId())) {
+                for (int rg : groups) {
+                    bytes += file.columnChunk(rg, leaf).compressedSize();
+                }
+            }
+        }
+        return bytes;
+    }
+
+    private static boolean isAlwaysTrue(Expression residual) {
+        return residual == null || residual.op() == Expression.Operation.TRUE;
+    }
+
+    /** The library reads {@code file:} locations itself; everything else goes through the FileIO. */
+    private static NativeParquetFile openFile(String location, FileIO io, NativeReadOptions options) {
+        if (options.localReads() && location.startsWith("file:")) {
+            String path = location.substring("file:".length());
+            if (path.startsWith("///")) {
+                path = path.substring(2);
+            }
+            return NativeParquetFile.open(Path.of(path));
+        }
+        return NativeParquetFile.open(io.newInputFile(location));
+    }
+
+    /**
+     * The row groups parquet-java gives a split of {@code [start, start + length)}: those whose
+     * midpoint (first column chunk's start plus half the chunks' stored size) lies in the range.
+     */
+    static List<Integer> rowGroupsInRange(NativeParquetFile file, long start, long length) {
+        List<Integer> groups = new ArrayList<>();
+        for (int rg = 0; rg < file.rowGroupCount(); rg++) {
+            if (file.columns().isEmpty()) {
+                break;
+            }
+            long first = file.columnChunk(rg, 0).byteOffset();
+            long midpoint = first + file.rowGroup(rg).compressedSize() / 2;
+            if (midpoint >= start && midpoint < start + length) {
+                groups.add(rg);
+            }
+        }
+        return groups;
+    }
+
+    @Override
+    public RecordsWithSplitIds<RecordAndPosition<RowData>> next() {
+        while (!limiter.reached()) {
+            long start = System.nanoTime();
+            boolean more = scan.hasNext();
+            metrics.decoded(System.nanoTime() - start);
+            if (!more) {
+                break;
+            }
+            ArrowColumnarBatch batch = scan.next();
+            try {
+                RecordsWithSplitIds<RecordAndPosition<RowData>> records = select(batch);
+                if (records != null) {
+                    return records;
+                }
+            } catch (RuntimeException e) {
+                batch.close();
+                throw e;
+            }
+            batch.close();
+        }
+        return null;
+    }
+
+    /** The batch's records after the filter, the resume skip and the limit; {@code null} if none are left. */
+    private RecordsWithSplitIds<RecordAndPosition<RowData>> select(ArrowColumnarBatch batch) {
+        int rows = batch.numRows();
+        VectorizedColumnBatch columns = columns(batch);
+        int[] selection = null;
+        int selected = rows;
+        if (rowFilter != null) {
+            selection = new int[rows];
+            selected = 0;
+            ColumnarRowData row = new ColumnarRowData(columns);
+            for (int i = 0; i < rows; i++) {
+                row.setRowId(i);
+                if (rowFilter.filter(row)) {
+                    selection[selected++] = i;
+                }
+            }
+            int skipped = (int) Math.min(skip, selected);
+            if (skipped > 0) {
+                skip -= skipped;
+                System.arraycopy(selection, skipped, selection, 0, selected - skipped);
+                selected -= skipped;
+            }
+        }
+        int take = limiter.take(selected);
+        if (take == 0) {
+            return null;
+        }
+        long first = emitted;
+        emitted += take;
+        metrics.batch(take);
+        return ArrowBatchRecords.of(splitId, batch, columns, selection, take, fileOffset, first);
+    }
+
+    /** The decoded columns with the task's constants in between, in the projection's order. */
+    private VectorizedColumnBatch columns(ArrowColumnarBatch batch) {
+        ColumnVector[] decoded = batch.batch().columns;
+        long firstPosition = positions.next(batch.numRows());
+        ColumnVector[] all = new ColumnVector[scanColumn.length];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = switch (scanColumn[i]) {
+                case CONSTANT -> constants[i];
+                case POSITION -> new PositionVector(firstPosition);
+                default -> decoded[scanColumn[i]];
+            };
+        }
+        VectorizedColumnBatch columns = new VectorizedColumnBatch(all);
+        columns.setNumRows(batch.numRows());
+        return columns;
+    }
+
+    /**
+     * The file position of each batch's first row: batches follow the selected row groups in
+     * order, after the rows skipped to resume, and never span two of them.
+     */
+    private static final class RowPositions {
+        private final long[] first;
+        private final long[] rows;
+        private int group;
+        private long inGroup;
+
+        RowPositions(NativeParquetFile file, List<Integer> groups, long skipped) {
+            first = new long[groups.size()];
+            rows = new long[groups.size()];
+            for (int i = 0; i < first.length; i++) {
+                first[i] = file.rowGroup(groups.get(i)).firstRow();
+                rows[i] = file.rowGroup(groups.get(i)).rowCount();
+            }
+            inGroup = skipped;
+            settle();
+        }
+
+        /** The position of the first of the next {@code count} rows, which the caller consumes. */
+        long next(int count) {
+            long position = first[group] + inGroup;
+            inGroup += count;
+            settle();
+            return position;
+        }
+
+        private void settle() {
+            while (group < rows.length && inGroup >= rows[group]) {
+                inGroup -= rows[group];
+                group++;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            scan.close();
+        } finally {
+            file.close();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.isthmus.iceberg.source.sql;
+
+import dev.isthmus.iceberg.source.NativeReadOptions;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * The SQL options of the native source: catalog options (defaults for every table), Iceberg
+ * table properties, or {@code OPTIONS} hints, the later overriding the earlier.
+ *
+ * <ul>
+ *   <li>{@value #NATIVE} (true): read through the native source; false reads with Iceberg's own;
+ *   <li>{@value #STRICT} (false): fail on a task the native reader cannot read;
+ *   <li>{@value #BATCH_SIZE} (8192): rows per decoded batch;
+ *   <li>{@value #LOCAL_READS} (true): the library reads {@code file:} locations itself.
+ * </ul>
+ */
+final class NativeSqlOptions {
+    static final String PREFIX = "isthmus.";
+    static final String NATIVE = "isthmus.native";
+    static final String STRICT = "isthmus.strict";
+    static final String BATCH_SIZE = "isthmus.batch-size";
+    static final String LOCAL_READS = "isthmus.local-reads";
+
+    private NativeSqlOptions() {}
+
+    static Map<String, String> catalogDefaults(Map<String, String> catalogProperties) {
+        Map<String, String> defaults = new HashMap<>();
+        catalogProperties.forEach((key, value) -> {
+            if (key.startsWith(PREFIX)) {
+                defaults.put(key, value);
+            }
+        });
+        return Map.copyOf(defaults);
+    }
+
+    /** The catalog's defaults with the table's (and the query's) options on top. */
+    static Map<String, String> merged(Map<String, String> catalogDefaults, Map<String, String> tableOptions) {
+        Map<String, String> merged = new HashMap<>(catalogDefaults);
+        tableOptions.forEach((key, value) -> {
+            if (key.startsWith(PREFIX)) {
+                merged.put(key, value);
+            }
+        });
+        return merged;
+    }
+
+    static boolean nativeReads(Map<String, String> options) {
+        return PropertyUtil.propertyAsBoolean(options, NATIVE, true);
+    }
+
+    static NativeReadOptions readOptions(Map<String, String> options) {
+        NativeReadOptions defaults = NativeReadOptions.defaults();
+        return new NativeReadOptions(PropertyUtil.propertyAsInt(options, BATCH_SIZE, defaults.batchSize()),
+                PropertyUtil.propertyAsBoolean(options, STRICT, defaults.strict()),
+                PropertyUtil.propertyAsBoolean(options, LOCAL_READS, defaults.localReads()));
+    }
+}

@@ -1,0 +1,166 @@
+package dev.isthmus.iceberg.source.sql;
+
+import dev.isthmus.iceberg.source.NativeIcebergSource;
+import dev.isthmus.iceberg.source.NativeReadOptions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.source.DataStreamScanProvider;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.expressions.ResolvedExpression;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.DataType;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.flink.FlinkConfigOptions;
+import org.apache.iceberg.flink.FlinkFilters;
+import org.apache.iceberg.flink.FlinkReadOptions;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.source.FlinkSource;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Iceberg's {@code IcebergTableSource} with the native source: the same pushdowns (top-level
+ * projection, filters Iceberg can express, limit; every filter also stays with Flink, as
+ * Iceberg's does), the same read options from the table's properties and hints, source
+ * watermarks from {@code watermark-column}. It always builds the FLIP-27 source; the
+ * parallelism is {@code scan.parallelism} or the job's (Iceberg's split-count inference is
+ * private to its source).
+ */
+final class NativeTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown,
+        SupportsLimitPushDown, SupportsSourceWatermark {
+    private final TableLoader loader;
+    private final ResolvedSchema schema;
+    private final Map<String, String> properties;
+    private final ReadableConfig config;
+    private final NativeReadOptions nativeOptions;
+    private int[] projectedFields;
+    private Long limit;
+    private List<Expression> filters = List.of();
+
+    NativeTableSource(TableLoader loader, ResolvedSchema schema, Map<String, String> properties, ReadableConfig config,
+            NativeReadOptions nativeOptions) {
+        this.loader = loader;
+        this.schema = schema;
+        this.properties = properties;
+        this.config = config;
+        this.nativeOptions = nativeOptions;
+    }
+
+    private NativeTableSource(NativeTableSource other) {
+        this(other.loader, other.schema, other.properties, other.config, other.nativeOptions);
+        this.projectedFields = other.projectedFields;
+        this.limit = other.limit;
+        this.filters = other.filters;
+    }
+
+    @Override
+    public void applyProjection(int[][] fields, DataType producedDataType) {
+        int[] projected = new int[fields.length];
+        for (int i = 0; i < fields.length; i++) {
+            if (fields[i].length != 1) {
+                throw new IllegalArgumentException("nested projection is not supported");
+            }
+            projected[i] = fields[i][0];
+        }
+        this.projectedFields = projected;
+    }
+
+    @Override
+    public boolean supportsNestedProjection() {
+        return false;
+    }
+
+    @Override
+    public Result applyFilters(List<ResolvedExpression> flinkFilters) {
+        List<ResolvedExpression> accepted = new ArrayList<>();
+        List<Expression> expressions = new ArrayList<>();
+        for (ResolvedExpression filter : flinkFilters) {
+            Optional<Expression> converted = FlinkFilters.convert(filter);
+            if (converted.isPresent()) {
+                expressions.add(converted.get());
+                accepted.add(filter);
+            }
+        }
+        this.filters = expressions;
+        return Result.of(accepted, flinkFilters);
+    }
+
+    @Override
+    public void applyLimit(long newLimit) {
+        this.limit = newLimit;
+    }
+
+    @Override
+    public void applySourceWatermark() {
+        if (properties.get(FlinkReadOptions.WATERMARK_COLUMN) == null) {
+            throw new IllegalArgumentException("watermark-column needs to be configured to use source watermark.");
+        }
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode() {
+        return ChangelogMode.insertOnly();
+    }
+
+    @Override
+    public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+        return new DataStreamScanProvider() {
+            @Override
+            public DataStream<RowData> produceDataStream(ProviderContext provider, StreamExecutionEnvironment env) {
+                NativeIcebergSource source = NativeIcebergSource.forRowData()
+                        .tableLoader(loader.clone())
+                        .assignerFactory(config.get(FlinkConfigOptions.TABLE_EXEC_SPLIT_ASSIGNER_TYPE).factory())
+                        .setAll(properties)
+                        .project(projectedSchema())
+                        .limit(limit)
+                        .filters(filters)
+                        .flinkConfig(config)
+                        .nativeOptions(nativeOptions)
+                        .build();
+                return env.fromSource(source, WatermarkStrategy.noWatermarks(), asSummaryString(),
+                        source.getProducedType());
+            }
+
+            @Override
+            public boolean isBounded() {
+                return FlinkSource.isBounded(properties);
+            }
+
+            @Override
+            public Optional<Integer> getParallelism() {
+                return Optional.ofNullable(
+                        PropertyUtil.propertyAsNullableInt(properties, FactoryUtil.SOURCE_PARALLELISM.key()));
+            }
+        };
+    }
+
+    private ResolvedSchema projectedSchema() {
+        return projectedFields == null ? schema
+                : ResolvedSchema.of(Arrays.stream(projectedFields).mapToObj(schema.getColumns()::get).toList());
+    }
+
+    @Override
+    public DynamicTableSource copy() {
+        return new NativeTableSource(this);
+    }
+
+    @Override
+    public String asSummaryString() {
+        return "Iceberg table source (native Parquet)";
+    }
+}

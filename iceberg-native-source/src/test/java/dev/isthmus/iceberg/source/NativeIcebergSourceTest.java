@@ -1,0 +1,321 @@
+package dev.isthmus.iceberg.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.isthmus.arrow.FlinkValues;
+import dev.isthmus.iceberg.source.parquet.RandomRecords;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.source.IcebergSource;
+import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Jobs on a MiniCluster: the native source reads the same rows as Iceberg's stock {@code IcebergSource}. */
+class NativeIcebergSourceTest {
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .setConfiguration(METRICS.addToConfiguration(
+                    Configuration.fromMap(Map.of("restart-strategy.type", "none"))))
+            .build());
+
+    @TempDir
+    Path dir;
+
+    @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
+    private static List<List<Object>> run(Source<RowData, ?, ?> source, Schema schema, int parallelism) {
+        RowType type = FlinkSchemaUtil.convert(schema);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        List<List<Object>> rows = new ArrayList<>();
+        try (CloseableIterator<RowData> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "source",
+                        FlinkCompatibilityUtil.toTypeInfo(type))
+                .setParallelism(parallelism)
+                .executeAndCollect()) {
+            it.forEachRemaining(row -> rows.add(FlinkValues.row(row, type)));
+        } catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+        return rows;
+    }
+
+    private void assertSameRows(TestTables tables, String name, NativeIcebergSource.Builder nativeBuilder,
+            IcebergSource.Builder<RowData> stockBuilder, Schema schema, int parallelism) {
+        List<List<Object>> expected = run(stockBuilder.tableLoader(tables.loader(name)).build(), schema, parallelism);
+        List<List<Object>> actual = run(nativeBuilder.tableLoader(tables.loader(name)).build(), schema, parallelism);
+        assertTrue(!expected.isEmpty(), "the test must read something");
+        ReadResults.assertSameRows(expected, actual);
+    }
+
+    @Test
+    void everyFlatTypeOfAnUnpartitionedTable() {
+        TestTables tables = new TestTables(dir);
+        // Format 3 for nanosecond timestamps.
+        Table table = tables.create("every_type", RandomRecords.EVERY_TYPE, PartitionSpec.unpartitioned(),
+                Map.of(TableProperties.FORMAT_VERSION, "3"));
+        RandomRecords random = new RandomRecords(11, 0.15);
+        TestTables.append(table, random.records(RandomRecords.EVERY_TYPE, 6_000));
+        TestTables.append(table, random.records(RandomRecords.EVERY_TYPE, 4_000));
+        long fallbacks = NativeSourceCounters.fallbackTasks();
+        long nativeTasks = NativeSourceCounters.nativeTasks();
+
+        assertSameRows(tables, "every_type", NativeIcebergSource.forRowData().batchSize(1_000).strict(true),
+                IcebergSource.forRowData(), RandomRecords.EVERY_TYPE, 2);
+        assertEquals(fallbacks, NativeSourceCounters.fallbackTasks());
+        assertTrue(NativeSourceCounters.nativeTasks() >= nativeTasks + 2, "both files were read natively");
+    }
+
+    static Stream<Arguments> partitionSpecs() {
+        Schema s = SampleTable.SCHEMA;
+        return Stream.of(
+                Arguments.of("identity", PartitionSpec.builderFor(s).identity("category").build()),
+                Arguments.of("bucket", PartitionSpec.builderFor(s).bucket("id", 4).build()),
+                Arguments.of("day", PartitionSpec.builderFor(s).day("ts").build()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("partitionSpecs")
+    void partitionedTablesWithProjectionAndFilters(String name, PartitionSpec spec) {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create(name, SampleTable.SCHEMA, spec, Map.of("write.parquet.row-group-size-bytes", "8192"));
+        TestTables.append(table, SampleTable.records(0, 8_000));
+        TestTables.append(table, SampleTable.records(8_000, 4_000));
+
+        // Through the FileIO for one of them, the library's own reads for the others.
+        assertSameRows(tables, name, NativeIcebergSource.forRowData().strict(true).localReads(!name.equals("bucket")),
+                IcebergSource.forRowData(), SampleTable.SCHEMA, 2);
+
+        Schema projection = SampleTable.SCHEMA.select("ts", "category", "id", "amount");
+        List<Expression> filters = List.of(Expressions.lessThan("id", 9_500), Expressions.notNull("ts"),
+                Expressions.or(Expressions.equal("category", "a"), Expressions.equal("category", "c")), Expressions.greaterThan("ts", "2026-11-28T03:00:00"));
+        long pruned = NativeSourceCounters.rowGroupsPruned();
+        assertSameRows(tables, name, NativeIcebergSource.forRowData().project(projection).filters(filters).strict(true),
+                IcebergSource.forRowData().project(projection).filters(filters), projection, 2);
+        assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "row groups were pruned by id and ts statistics");
+    }
+
+    /**
+     * Which files come first depends on the order planning reads manifests in (in parallel), so
+     * the rows of a limited read are compared with stock's on one file, and counted on several.
+     */
+    @Test
+    void limitReadsAsManyRowsAsStock() {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("limited", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                Map.of("write.parquet.row-group-size-bytes", "8192"));
+        TestTables.append(table, SampleTable.records(0, 6_000));
+        assertSameRows(tables, "limited", NativeIcebergSource.forRowData().limit(4_321L).batchSize(1_000),
+                IcebergSource.forRowData().limit(4_321L), SampleTable.SCHEMA, 1);
+
+        TestTables.append(table, SampleTable.records(6_000, 3_000));
+        TestTables.append(table, SampleTable.records(9_000, 3_000));
+        List<List<Object>> rows = run(NativeIcebergSource.forRowData().tableLoader(tables.loader("limited"))
+                .limit(7_777L).batchSize(1_000).buildIcebergSource(), SampleTable.SCHEMA, 1);
+        assertEquals(7_777, rows.size());
+        assertEquals(7_777, ReadResults.multiset(rows).size(), "no row twice");
+    }
+
+    @Test
+    @SuppressWarnings("try") // closing the collect iterator cancels the streaming job
+    void streamingReadSeesSnapshotsAppendedWhileRunning() throws Exception {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("stream", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        TestTables.append(table, SampleTable.records(0, 3_000));
+        RowType type = FlinkSchemaUtil.convert(SampleTable.SCHEMA);
+        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("stream"))
+                .streaming(true).monitorInterval(Duration.ofMillis(200)).strict(true).build();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        List<List<Object>> rows = new ArrayList<>();
+        try (CloseableIterator<RowData> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "stream",
+                        FlinkCompatibilityUtil.toTypeInfo(type)).setParallelism(1).executeAndCollect()) {
+            while (rows.size() < 3_000) {
+                rows.add(FlinkValues.row(it.next(), type));
+            }
+            TestTables.append(table, SampleTable.records(3_000, 2_000));
+            TestTables.append(table, SampleTable.records(5_000, 1_000));
+            while (rows.size() < 6_000) {
+                rows.add(FlinkValues.row(it.next(), type));
+            }
+        }
+        List<List<Object>> expected = run(IcebergSource.forRowData().tableLoader(tables.loader("stream")).build(),
+                SampleTable.SCHEMA, 1);
+        ReadResults.assertSameRows(expected, rows);
+    }
+
+    @Test
+    void deleteFilesFailStrictReadsAndFallBackOtherwise() {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("deletes", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                Map.of(TableProperties.FORMAT_VERSION, "2"));
+        DataFile first = TestTables.append(table, SampleTable.records(0, 2_000)).getFirst();
+        TestTables.deletePositions(table, first, 0, 7, 1_999);
+        // Appended after the deletes, so they do not apply to it.
+        TestTables.append(table, SampleTable.records(2_000, 2_000));
+
+        Exception strict = assertThrows(RuntimeException.class, () -> run(NativeIcebergSource.forRowData()
+                .tableLoader(tables.loader("deletes")).strict(true).build(), SampleTable.SCHEMA, 1));
+        assertTrue(causes(strict).anyMatch(t -> t instanceof NativeReadRefusedException
+                && t.getMessage().contains("delete files")), "strict mode refuses the task with deletes");
+
+        long fallbacks = NativeSourceCounters.fallbackTasks();
+        long nativeTasks = NativeSourceCounters.nativeTasks();
+        assertSameRows(tables, "deletes", NativeIcebergSource.forRowData(), IcebergSource.forRowData(),
+                SampleTable.SCHEMA, 2);
+        assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks(), "the file with deletes fell back");
+        assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "the other file was read natively");
+    }
+
+    /** Each reader registers its metrics; summed over the subtasks they count what was read. */
+    @Test
+    void readersReportTheirMetricsToFlink() throws Exception {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("metered", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                Map.of("write.parquet.row-group-size-bytes", "8192"));
+        TestTables.append(table, SampleTable.records(0, 5_000));
+        TestTables.append(table, SampleTable.records(5_000, 3_000));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("metered"))
+                .filters(List.of(Expressions.lessThan("id", 6_000))).batchSize(1_000).strict(true).build();
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "metered").setParallelism(2)
+                .sinkTo(new DiscardingSink<>());
+        JobExecutionResult result = env.execute("metered");
+
+        Map<String, Metric> metrics = METRICS.getMetricsByIdentifiers(result.getJobID());
+        assertEquals(6_000, sum(metrics, "rows"));
+        assertTrue(sum(metrics, "nativeTasks") >= 2, "both files read natively");
+        assertEquals(0, sum(metrics, "fallbackTasks"));
+        assertTrue(sum(metrics, "rowGroupsPruned") > 0, "the ids at or above 6,000 were pruned");
+        assertTrue(sum(metrics, "batches") >= 6, "batches of at most 1,000 rows");
+        assertTrue(sum(metrics, "bytesRead") > 0 && sum(metrics, "decodeNanos") > 0);
+        assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.liveNativeBytes")));
+    }
+
+    private static long sum(Map<String, Metric> metrics, String name) {
+        return metrics.entrySet().stream()
+                .filter(e -> e.getKey().endsWith("." + NativeReaderMetrics.GROUP + "." + name))
+                .mapToLong(e -> ((Counter) e.getValue()).getCount())
+                .sum();
+    }
+
+    private static final AtomicBoolean CHECKPOINTED = new AtomicBoolean();
+    private static final AtomicBoolean FAILED = new AtomicBoolean();
+
+    /**
+     * Passes rows on slowly, and fails once after a checkpoint taken at least 1,000 rows into
+     * the read has completed, so the restored positions are well inside the files.
+     */
+    private static final class FailOnceAfterCheckpoint
+            implements MapFunction<RowData, RowData>, CheckpointedFunction, CheckpointListener {
+        private long rows;
+        private long rowsAtSnapshot;
+
+        @Override
+        public RowData map(RowData row) throws InterruptedException {
+            if (++rows % 20 == 0) {
+                Thread.sleep(1);
+            }
+            if (CHECKPOINTED.get() && FAILED.compareAndSet(false, true)) {
+                throw new IllegalStateException("injected failure after " + rows + " rows");
+            }
+            return row;
+        }
+
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) {
+            rowsAtSnapshot = rows;
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) {}
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            if (rowsAtSnapshot >= 1_000) {
+                CHECKPOINTED.set(true);
+            }
+        }
+    }
+
+    /**
+     * A job that fails mid-read restores the source's split positions from the last checkpoint;
+     * with the collect sink's exactly-once results, a position off by one row shows as a row
+     * missing or read twice.
+     */
+    @Test
+    @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
+    void failoverResumesAtTheCheckpointedPositions() throws Exception {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("failover", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                Map.of("write.parquet.row-group-size-bytes", "8192"));
+        TestTables.append(table, SampleTable.records(0, 12_000));
+        TestTables.append(table, SampleTable.records(12_000, 8_000));
+        CHECKPOINTED.set(false);
+        FAILED.set(false);
+
+        RowType type = FlinkSchemaUtil.convert(SampleTable.SCHEMA);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
+                "restart-strategy.type", "fixed-delay",
+                "restart-strategy.fixed-delay.attempts", "1",
+                "restart-strategy.fixed-delay.delay", "100 ms",
+                "execution.checkpointing.interval", "100 ms")));
+        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("failover"))
+                .batchSize(500).strict(true).build();
+        List<List<Object>> rows = new ArrayList<>();
+        try (CloseableIterator<RowData> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "failover",
+                        FlinkCompatibilityUtil.toTypeInfo(type))
+                .setParallelism(1)
+                .map(new FailOnceAfterCheckpoint(), FlinkCompatibilityUtil.toTypeInfo(type))
+                .executeAndCollect()) {
+            it.forEachRemaining(row -> rows.add(FlinkValues.row(row, type)));
+        }
+        assertTrue(FAILED.get(), "the job failed once mid-read");
+        List<List<Object>> expected = run(IcebergSource.forRowData().tableLoader(tables.loader("failover")).build(),
+                SampleTable.SCHEMA, 1);
+        ReadResults.assertSameRows(expected, rows);
+    }
+
+    private static Stream<Throwable> causes(Throwable t) {
+        return Stream.iterate(t, java.util.Objects::nonNull, Throwable::getCause);
+    }
+}

@@ -1,0 +1,140 @@
+package dev.isthmus.iceberg.source;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.avro.Avro;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.parquet.Parquet;
+
+/** Iceberg tables in a Hadoop catalog in a temporary directory, written with Iceberg's own writers. */
+final class TestTables {
+    private final String warehouse;
+    private final HadoopCatalog catalog;
+
+    TestTables(Path dir) {
+        this.warehouse = "file:" + dir.toAbsolutePath();
+        this.catalog = new HadoopCatalog(new Configuration(), warehouse);
+    }
+
+    Table create(String name, Schema schema, PartitionSpec spec, Map<String, String> properties) {
+        return catalog.createTable(TableIdentifier.of("db", name), schema, spec, properties);
+    }
+
+    TableLoader loader(String name) {
+        return TableLoader.fromCatalog(CatalogLoader.hadoop("test", new Configuration(), Map.of("warehouse", warehouse)),
+                TableIdentifier.of("db", name));
+    }
+
+    /** Appends {@code records} in one snapshot: one data file per partition, with the table's write properties. */
+    static List<DataFile> append(Table table, List<Record> records) {
+        Map<StructLike, List<Record>> byPartition = new LinkedHashMap<>();
+        PartitionKey key = new PartitionKey(table.spec(), table.schema());
+        InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
+        for (Record record : records) {
+            key.partition(wrapper.wrap(record));
+            byPartition.computeIfAbsent(key.copy(), k -> new ArrayList<>()).add(record);
+        }
+        List<DataFile> files = new ArrayList<>();
+        AppendFiles append = table.newAppend();
+        for (Map.Entry<StructLike, List<Record>> partition : byPartition.entrySet()) {
+            String location = table.locationProvider().newDataLocation(table.spec(), partition.getKey(),
+                    UUID.randomUUID() + ".parquet");
+            DataWriter<Record> writer;
+            try {
+                writer = Parquet.writeData(table.io().newOutputFile(location))
+                        .schema(table.schema())
+                        .withSpec(table.spec())
+                        .withPartition(partition.getKey())
+                        .setAll(table.properties())
+                        .createWriterFunc(GenericParquetWriter::create)
+                        .overwrite()
+                        .build();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            try (writer) {
+                partition.getValue().forEach(writer::write);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            files.add(writer.toDataFile());
+            append.appendFile(writer.toDataFile());
+        }
+        append.commit();
+        return files;
+    }
+
+    /** Appends {@code records} to an unpartitioned table as one Avro data file. */
+    static DataFile appendAvro(Table table, List<Record> records) {
+        String location = table.locationProvider().newDataLocation(UUID.randomUUID() + ".avro");
+        DataWriter<Record> writer;
+        try {
+            writer = Avro.writeData(table.io().newOutputFile(location))
+                    .schema(table.schema())
+                    .withSpec(table.spec())
+                    .createWriterFunc(org.apache.iceberg.data.avro.DataWriter::create)
+                    .overwrite()
+                    .build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try (writer) {
+            records.forEach(writer::write);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        table.newAppend().appendFile(writer.toDataFile()).commit();
+        return writer.toDataFile();
+    }
+
+    /** Deletes rows {@code positions} of {@code file} with a position delete file. */
+    static void deletePositions(Table table, DataFile file, long... positions) {
+        String location = table.locationProvider().newDataLocation(table.spec(), file.partition(),
+                "deletes-" + UUID.randomUUID() + ".parquet");
+        PositionDeleteWriter<Record> writer;
+        try {
+            writer = Parquet.writeDeletes(table.io().newOutputFile(location))
+                    .setAll(table.properties())
+                    .withSpec(table.spec())
+                    .withPartition(file.partition())
+                    .overwrite()
+                    .buildPositionWriter();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try (writer) {
+            PositionDelete<Record> delete = PositionDelete.create();
+            for (long position : positions) {
+                writer.write(delete.set(file.location(), position, null));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        DeleteFile deletes = writer.toDeleteFile();
+        table.newRowDelta().addDeletes(deletes).commit();
+    }
+}
