@@ -1,0 +1,99 @@
+package dev.isthmus.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.io.FileAppender;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.parquet.Parquet;
+
+/**
+ * The source benchmark's input: an unpartitioned Iceberg table of Nexmark-like bids in a Hadoop
+ * catalog under the temp directory, written by Iceberg's own Parquet writer with a new table's
+ * defaults as {@link #FILES} data files, and a split size that makes each file a split of its own
+ * so that a second reader has work. Cached by row count: a complete table is reused.
+ */
+final class BidsTable {
+    static final int FILES = 8;
+    private static final Namespace NAMESPACE = Namespace.of("bench");
+
+    private BidsTable() {}
+
+    /** A loader of the table of {@code rows} bids, created now if it does not exist yet. */
+    static TableLoader ensure(long rows) {
+        Path warehouse = Path.of(System.getProperty("java.io.tmpdir"), "isthmus-bench", "warehouse");
+        Map<String, String> properties = Map.of("warehouse", warehouse.toUri().toString());
+        CatalogLoader catalogLoader = CatalogLoader.hadoop("bench", new Configuration(), properties);
+        TableIdentifier id = TableIdentifier.of(NAMESPACE, "bids_" + rows);
+        try (HadoopCatalog catalog = (HadoopCatalog) catalogLoader.loadCatalog()) {
+            if (!complete(catalog, id, rows)) {
+                catalog.dropTable(id, true);
+                create(catalog, id, rows);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return TableLoader.fromCatalog(catalogLoader, id);
+    }
+
+    /** Whether a previous run left the whole table (it commits all files at once, at the end). */
+    private static boolean complete(HadoopCatalog catalog, TableIdentifier id, long rows) {
+        if (!catalog.tableExists(id)) {
+            return false;
+        }
+        var snapshot = catalog.loadTable(id).currentSnapshot();
+        return snapshot != null
+                && String.valueOf(rows).equals(snapshot.summary().get("total-records"));
+    }
+
+    private static void create(HadoopCatalog catalog, TableIdentifier id, long rows) throws IOException {
+        Table table = catalog.createTable(id, BidsParquetFile.SCHEMA, PartitionSpec.unpartitioned(),
+                Map.of(TableProperties.FORMAT_VERSION, "2",
+                        TableProperties.SPLIT_SIZE, String.valueOf(4L << 20)));
+        SplittableRandom random = new SplittableRandom(1);
+        GenericRecord template = GenericRecord.create(BidsParquetFile.SCHEMA);
+        AppendFiles append = table.newAppend();
+        long event = 0;
+        for (int f = 0; f < FILES; f++) {
+            long end = rows * (f + 1) / FILES;
+            OutputFile out = table.io().newOutputFile(table.locationProvider().newDataLocation("bids-" + f + ".parquet"));
+            FileAppender<Record> appender = Parquet.write(out)
+                    .schema(table.schema())
+                    .setAll(table.properties())
+                    .createWriterFunc(GenericParquetWriter::create)
+                    .build();
+            try (appender) {
+                for (; event < end; event++) {
+                    appender.add(BidsParquetFile.bid(template, random, event));
+                }
+            }
+            DataFile file = DataFiles.builder(table.spec())
+                    .withPath(out.location())
+                    .withFormat(FileFormat.PARQUET)
+                    .withFileSizeInBytes(appender.length())
+                    .withMetrics(appender.metrics())
+                    .withSplitOffsets(appender.splitOffsets())
+                    .build();
+            append.appendFile(file);
+        }
+        append.commit();
+    }
+}

@@ -1,0 +1,130 @@
+package dev.isthmus.bench;
+
+import dev.isthmus.iceberg.source.NativeIcebergSource;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.source.IcebergSource;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Issue #6's workload: a Flink job reads the whole bids table ({@link BidsTable}, 8 files of
+ * Iceberg-written Parquet) into a counting sink, through Iceberg's own {@code IcebergSource} and
+ * through the same source with the native reader function (strict, so a native number can never
+ * be a fallback's). One job per operation on a MiniCluster that lives for the trial, so job
+ * submission and scheduling are paid alike by both legs. The count is checked after every job.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3)
+@Measurement(iterations = 7)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g"})
+public class SourceBenchmark {
+    @Param("2000000")
+    public long rows;
+
+    @Param({"1", "2"})
+    public int parallelism;
+
+    /**
+     * Flink's {@code pipeline.object-reuse}. Off (Flink's default), every record handed from the
+     * source to the next operator is deep-copied by its serializer, which turns the native
+     * columnar rows into binary rows; on, the rows pass by reference, as within SQL plans.
+     */
+    @Param({"false", "true"})
+    public boolean objectReuse;
+
+    private static final RowType ROW_TYPE = FlinkSchemaUtil.convert(BidsParquetFile.SCHEMA);
+
+    private MiniCluster cluster;
+    private TableLoader table;
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        table = BidsTable.ensure(rows);
+        cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(new Configuration())
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(2)
+                .build());
+        cluster.start();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        cluster.close();
+        table.close();
+    }
+
+    @Benchmark
+    public long stockSource() throws Exception {
+        return count(IcebergSource.forRowData().tableLoader(table.clone()).build());
+    }
+
+    @Benchmark
+    public long nativeSource() throws Exception {
+        return count(NativeIcebergSource.forRowData().tableLoader(table.clone()).strict(true).build());
+    }
+
+    private long count(Source<RowData, ?, ?> source) throws Exception {
+        StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, parallelism);
+        if (objectReuse) {
+            env.getConfig().enableObjectReuse();
+        }
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "bids", InternalTypeInfo.of(ROW_TYPE))
+                .map(new Count())
+                .sinkTo(new DiscardingSink<>());
+        JobExecutionResult result = env.execute("read bids");
+        long counted = result.<Long>getAccumulatorResult(Count.ROWS);
+        if (counted != rows) {
+            throw new IllegalStateException("the job read " + counted + " rows of " + rows);
+        }
+        return counted;
+    }
+
+    /** Counts rows in an accumulator and passes nothing on that could cost the legs differently. */
+    private static final class Count extends RichMapFunction<RowData, Boolean> {
+        static final String ROWS = "rows";
+        private final LongCounter rows = new LongCounter();
+
+        @Override
+        public void open(OpenContext context) {
+            getRuntimeContext().addAccumulator(ROWS, rows);
+        }
+
+        @Override
+        public Boolean map(RowData row) {
+            rows.add(1);
+            return Boolean.TRUE;
+        }
+    }
+}
