@@ -39,6 +39,8 @@ import org.apache.iceberg.flink.sink.FlinkManifestUtil;
 import org.apache.iceberg.flink.sink.ManifestOutputFileFactory;
 import org.apache.iceberg.flink.sink.SinkUtil;
 import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.types.Comparators;
+import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.util.ThreadPools;
 import org.slf4j.Logger;
@@ -66,9 +68,12 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
 
     private static final ListStateDescriptor<String> JOB_ID_STATE =
             new ListStateDescriptor<>("iceberg-flink-job-id", BasicTypeInfo.STRING_TYPE_INFO);
+    // The comparator is part of the state serializer's snapshot: Iceberg's, serialisable and the
+    // same class as in Iceberg's committer state.
     private static final ListStateDescriptor<SortedMap<Long, byte[]>> PENDING_STATE = new ListStateDescriptor<>(
             "iceberg-files-committer-state", new SortedMapTypeInfo<>(BasicTypeInfo.LONG_TYPE_INFO,
-                    PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO, Long::compare));
+                    PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+                    Comparators.forType(Types.LongType.get())));
 
     private final TableLoader tableLoader;
     private final boolean overwrite;
