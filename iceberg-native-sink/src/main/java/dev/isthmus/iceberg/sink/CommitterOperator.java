@@ -93,6 +93,8 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
     /** Serialised DeltaManifests per checkpoint not yet committed; empty bytes for no files. */
     private transient NavigableMap<Long, byte[]> pending;
     private transient Map<Long, List<WriteResult>> sinceLastSnapshot;
+    /** Manifests of pending checkpoints rewritten with more files, deleted at the next commit. */
+    private transient NavigableMap<Long, List<ManifestFile>> superseded;
     private transient long maxCommittedCheckpointId;
     private transient int emptyCheckpoints;
     private transient int maxEmptyCheckpoints;
@@ -125,6 +127,7 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
                 getRuntimeContext().getTaskInfo().getAttemptNumber());
         this.pending = new TreeMap<>();
         this.sinceLastSnapshot = new HashMap<>();
+        this.superseded = new TreeMap<>();
         this.maxCommittedCheckpointId = CommitHistory.NONE;
         this.pendingState = context.getOperatorStateStore().getListState(PENDING_STATE);
         this.jobIdState = context.getOperatorStateStore().getListState(JOB_ID_STATE);
@@ -186,18 +189,28 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
 
     /** Moves the files received since the last checkpoint into manifests, one set per checkpoint. */
     private void writeManifests(long checkpointId) throws IOException {
-        if (!sinceLastSnapshot.containsKey(checkpointId)) {
-            pending.put(checkpointId, NO_FILES);
-        }
+        pending.putIfAbsent(checkpointId, NO_FILES);
         for (Map.Entry<Long, List<WriteResult>> entry : sinceLastSnapshot.entrySet()) {
             long id = entry.getKey();
-            WriteResult merged = WriteResult.builder().addAll(entry.getValue()).build();
-            DeltaManifests manifests = FlinkManifestUtil.writeCompletedFiles(merged, () -> manifestFiles.create(id),
-                    spec, TableUtil.formatVersion(table));
+            WriteResult.Builder merged = WriteResult.builder().addAll(entry.getValue());
+            byte[] earlier = pending.get(id);
+            if (earlier != null && earlier.length > 0) {
+                // Only the end-of-input files arrive over several checkpoints: a writer that
+                // finished early sent its files before a checkpoint the others still ran into.
+                DeltaManifests manifests = readManifests(earlier);
+                merged.add(FlinkManifestUtil.readCompletedFiles(manifests, table.io(), table.specs()));
+                superseded.computeIfAbsent(id, k -> new ArrayList<>()).addAll(manifests.manifests());
+            }
+            DeltaManifests manifests = FlinkManifestUtil.writeCompletedFiles(merged.build(),
+                    () -> manifestFiles.create(id), spec, TableUtil.formatVersion(table));
             pending.put(id, SimpleVersionedSerialization.writeVersionAndSerialize(DeltaManifestsSerializer.INSTANCE,
                     manifests));
         }
         sinceLastSnapshot.clear();
+    }
+
+    private static DeltaManifests readManifests(byte[] serialized) throws IOException {
+        return SimpleVersionedSerialization.readVersionAndDeSerialize(DeltaManifestsSerializer.INSTANCE, serialized);
     }
 
     /** Commits every checkpoint in {@code from} up to and including {@code checkpointId}, and forgets them. */
@@ -210,13 +223,16 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
             if (entry.getValue().length == 0) {
                 continue;
             }
-            DeltaManifests delta = SimpleVersionedSerialization.readVersionAndDeSerialize(
-                    DeltaManifestsSerializer.INSTANCE, entry.getValue());
+            DeltaManifests delta = readManifests(entry.getValue());
             results.put(entry.getKey(), FlinkManifestUtil.readCompletedFiles(delta, table.io(), table.specs()));
             manifests.addAll(delta.manifests());
         }
         commit(results, committingJobId, checkpointId);
         due.clear();
+        // Superseded manifests were only needed to restore checkpoints now committed.
+        NavigableMap<Long, List<ManifestFile>> obsolete = superseded.headMap(checkpointId, true);
+        obsolete.values().forEach(manifests::addAll);
+        obsolete.clear();
         FlinkManifestUtil.deleteCommittedManifests(table, manifests, committingJobId, checkpointId);
     }
 

@@ -129,6 +129,24 @@ class CommitterTest {
     }
 
     @Test
+    void endOfInputFilesSpreadOverCheckpointsAreAllCommitted() throws Exception {
+        try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
+            // One writer finishes, a checkpoint follows while the other still writes.
+            committer.processElement(files(WriterOperator.END_OF_INPUT, 10, "a"));
+            committer.processElement(files(3, 20, "a"));
+            committer.snapshot(3, 3);
+            committer.notifyOfCompletedCheckpoint(3);
+            assertThat(rowCount()).isEqualTo(20);
+            committer.processElement(files(WriterOperator.END_OF_INPUT, 30, "b"));
+            committer.processElement(files(4, 0, "b"));
+            committer.snapshot(4, 4);
+            committer.processElement(files(WriterOperator.END_OF_INPUT, 40, "b"));
+            committer.endInput();
+            assertThat(rowCount()).isEqualTo(100);
+        }
+    }
+
+    @Test
     void deltasCommitOneSnapshotPerCheckpoint() throws Exception {
         try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
             committer.processElement(files(1, 10, "a"));

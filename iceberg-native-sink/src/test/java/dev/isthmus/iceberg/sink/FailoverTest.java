@@ -1,0 +1,120 @@
+package dev.isthmus.iceberg.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.LongStream;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.sink.SinkUtil;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A job that fails once, after the writers flushed a checkpoint's files and before that
+ * checkpoint is committed, and restarts from its last checkpoint: every row is in the table
+ * exactly once.
+ */
+class FailoverTest {
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = SinkTests.miniCluster();
+
+    private static final Schema SCHEMA = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "payload", Types.StringType.get()));
+    private static final long ROWS = 12_000;
+    /** Set by the one injected failure; static because the restarted job gets new function objects. */
+    private static final AtomicBoolean FAILED = new AtomicBoolean();
+
+    @TempDir
+    Path warehouse;
+
+    @Test
+    void everyRowOnceAfterAFailureBetweenFlushAndCommit() throws Exception {
+        Table table = new SinkTests.Warehouse(warehouse).create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        FAILED.set(false);
+        Configuration config = new Configuration();
+        config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1);
+        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        env.setParallelism(2);
+        env.enableCheckpointing(100);
+        NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1)
+                        .map(new FailAfterSecondBarrier())
+                        .returns(InternalTypeInfo.of(SinkTests.flinkType(SCHEMA))))
+                .tableLoader(SinkTests.loader(table))
+                .uidPrefix("failover")
+                .append();
+        env.execute("failover");
+
+        assertThat(FAILED).as("the failure was injected").isTrue();
+        List<List<Object>> expected = LongStream.range(0, ROWS)
+                .mapToObj(id -> List.<Object>of(id, "p" + id)).toList();
+        assertThat(SinkTests.rows(table)).hasSize((int) ROWS)
+                .allSatisfy((row, count) -> assertThat(count).as("copies of %s", row).isOne())
+                .containsOnlyKeys(expected);
+
+        List<Snapshot> snapshots = new ArrayList<>();
+        table.snapshots().forEach(snapshots::add);
+        assertThat(snapshots).as("commits before and after the restart").hasSizeGreaterThan(1);
+        List<Long> checkpoints = snapshots.stream()
+                .map(s -> Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))).toList();
+        assertThat(checkpoints).as("each checkpoint committed once, in order").isSorted().doesNotHaveDuplicates();
+        assertThat(checkpoints.getLast()).isEqualTo(WriterOperator.END_OF_INPUT);
+    }
+
+    /**
+     * Throws on the first row after the barrier of checkpoint 2 passed it: by then the writer
+     * chained after it has flushed that checkpoint's files, which nobody has committed yet.
+     */
+    static final class FailAfterSecondBarrier extends RichMapFunction<Long, RowData> implements CheckpointedFunction {
+        private transient boolean armed;
+        private transient long seen;
+
+        @Override
+        public RowData map(Long id) throws Exception {
+            if (armed && FAILED.compareAndSet(false, true)) {
+                throw new IllegalStateException("Injected failure after checkpoint 2's barrier");
+            }
+            // Slow enough that several checkpoints happen while rows flow.
+            if (++seen % 25 == 0) {
+                Thread.sleep(2);
+            }
+            return GenericRowData.of(id, StringData.fromString("p" + id));
+        }
+
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) {
+            if (context.getCheckpointId() >= 2) {
+                armed = true;
+            }
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) {
+            armed = false;
+        }
+    }
+}
