@@ -78,8 +78,11 @@ class AppendParityTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         DataStream<RowData> input = env.fromData(rows, InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
-        FlinkSink.forRowData(input).tableLoader(SinkTests.loader(stock)).distributionMode(mode).append();
-        NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(ours)).distributionMode(mode).append();
+        // The collection source runs at parallelism 1; the writers would too without being told.
+        FlinkSink.forRowData(input).tableLoader(SinkTests.loader(stock)).distributionMode(mode).writeParallelism(2)
+                .append();
+        NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(ours)).distributionMode(mode)
+                .writeParallelism(2).append();
         env.execute("append " + name);
 
         Map<java.util.List<Object>, Integer> expected = SinkTests.rows(stock);

@@ -140,8 +140,10 @@ class DeltaParityTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         DataStream<RowData> input = env.fromData(rows, InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
-        FlinkSink.forRowData(input).tableLoader(SinkTests.loader(stock)).upsert(upsert).append();
-        NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(ours)).upsert(upsert).append();
+        // The collection source runs at parallelism 1; the writers would too without being told.
+        FlinkSink.forRowData(input).tableLoader(SinkTests.loader(stock)).upsert(upsert).writeParallelism(2).append();
+        NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(ours)).upsert(upsert).writeParallelism(2)
+                .append();
         env.execute("changelog upsert=" + upsert);
     }
 

@@ -41,16 +41,20 @@ import org.apache.iceberg.types.Types;
 
 /** Shared pieces of the sink's MiniCluster tests: cluster, warehouse, row conversion, read-back. */
 final class SinkTests {
-    /** Keeps the metrics of finished jobs, for the metrics tests. */
-    static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
-
     private SinkTests() {}
 
     /** Two slots, no restarts: a failing job fails the test instead of restarting forever. */
     static MiniClusterExtension miniCluster() {
-        Configuration config = new Configuration();
+        return miniCluster(new Configuration());
+    }
+
+    /** The same, reporting the jobs' metrics to {@code reporter}. */
+    static MiniClusterExtension miniCluster(InMemoryReporter reporter) {
+        return miniCluster(reporter.addToConfiguration(new Configuration()));
+    }
+
+    private static MiniClusterExtension miniCluster(Configuration config) {
         config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        METRICS.addToConfiguration(config);
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                 .setNumberTaskManagers(1)
                 .setNumberSlotsPerTaskManager(2)
