@@ -60,18 +60,19 @@ class DeltaParityTest {
     Path warehouse;
 
     static Stream<Arguments> cases() {
-        return Stream.of(Arguments.of(true, false), Arguments.of(false, false), Arguments.of(true, true),
-                Arguments.of(false, true));
+        return Stream.of(Arguments.of(true, false, 2), Arguments.of(false, false, 2), Arguments.of(true, true, 2),
+                Arguments.of(false, true, 2), Arguments.of(false, true, 3));
     }
 
-    @ParameterizedTest(name = "upsert={0} partitioned={1}")
+    @ParameterizedTest(name = "upsert={0} partitioned={1} format-version={2}")
     @MethodSource("cases")
-    void deletesAndUpdatesAsTheStockSink(boolean upsert, boolean partitioned) throws Exception {
+    void deletesAndUpdatesAsTheStockSink(boolean upsert, boolean partitioned, int formatVersion) throws Exception {
         SinkTests.Warehouse tables = new SinkTests.Warehouse(warehouse);
         PartitionSpec spec = partitioned ? PartitionSpec.builderFor(SCHEMA).identity("region").build()
                 : PartitionSpec.unpartitioned();
-        Table stock = tables.create("stock", SCHEMA, spec, Map.of());
-        Table ours = tables.create("ours", SCHEMA, spec, Map.of());
+        Map<String, String> props = Map.of("format-version", Integer.toString(formatVersion));
+        Table stock = tables.create("stock", SCHEMA, spec, props);
+        Table ours = tables.create("ours", SCHEMA, spec, props);
 
         Map<List<Object>, GenericRowData> state = new LinkedHashMap<>();
         List<RowData> seed = new ArrayList<>();
@@ -95,8 +96,12 @@ class DeltaParityTest {
                 .contains(FileContent.EQUALITY_DELETES, FileContent.POSITION_DELETES);
         assertThat(deleteRows(ourDeletes)).isEqualTo(deleteRows(deleteFiles(stock)));
         for (DeleteFile delete : ourDeletes) {
-            assertThat(delete.format()).isEqualTo(FileFormat.PARQUET);
-            assertThat(createdBy(delete.location())).as("delete files are Java's").startsWith("parquet-mr");
+            if (formatVersion > 2 && delete.content() == FileContent.POSITION_DELETES) {
+                assertThat(delete.format()).as("deletion vectors on v3").isEqualTo(FileFormat.PUFFIN);
+            } else {
+                assertThat(delete.format()).isEqualTo(FileFormat.PARQUET);
+                assertThat(createdBy(delete.location())).as("delete files are Java's").startsWith("parquet-mr");
+            }
         }
     }
 

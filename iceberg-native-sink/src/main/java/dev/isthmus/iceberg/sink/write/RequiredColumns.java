@@ -9,8 +9,8 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Refuses a row with a null in a column the Iceberg schema declares required, naming the column.
- * Checked before any writer sees the row: Iceberg's writers either fail on such a row with an
- * exception that names nothing or, for some types, write it, leaving a file readers reject.
+ * Checked before any writer sees the row: Iceberg's Parquet writer fails on such a row with a
+ * NullPointerException that names no column, and an encoder must not be trusted to do better.
  * Top-level columns only; required fields nested in structs, lists and maps are the encoder's to
  * check.
  */
