@@ -21,6 +21,8 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.Collector;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -30,6 +32,8 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A job that fails once, after the writers flushed a checkpoint's files and before that
@@ -54,11 +58,7 @@ class FailoverTest {
     void everyRowOnceAfterAFailureBetweenFlushAndCommit() throws Exception {
         Table table = new SinkTests.Warehouse(warehouse).create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         FAILED.set(false);
-        Configuration config = new Configuration();
-        config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1);
-        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(restartOnce());
         env.setParallelism(2);
         env.enableCheckpointing(100);
         NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1)
@@ -83,6 +83,70 @@ class FailoverTest {
                 .map(s -> Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))).toList();
         assertThat(checkpoints).as("each checkpoint committed once, in order").isSorted().doesNotHaveDuplicates();
         assertThat(checkpoints.getLast()).isEqualTo(WriterOperator.END_OF_INPUT);
+    }
+
+    /**
+     * A changelog over many checkpoints, with the same failure: a key's insert, update and delete
+     * often fall into different checkpoints, so equality deletes must apply to the earlier
+     * checkpoints' data and each checkpoint's RowDelta must be committed once, in order.
+     */
+    @ParameterizedTest(name = "upsert={0}")
+    @ValueSource(booleans = {false, true})
+    void changelogOverCheckpointsOnceAfterAFailure(boolean upsert) throws Exception {
+        Schema keyed = new Schema(SCHEMA.columns(), java.util.Set.of(1));
+        Table table = new SinkTests.Warehouse(warehouse).create("t", keyed, PartitionSpec.unpartitioned(), Map.of());
+        FAILED.set(false);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(restartOnce());
+        env.setParallelism(2);
+        env.enableCheckpointing(100);
+        // One source subtask keeps each key's changes in order; the sink keys them to its writers.
+        NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1).setParallelism(1)
+                        .map(new FailAfterSecondBarrier()).setParallelism(1)
+                        .returns(InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)))
+                        .flatMap(FailoverTest::change).setParallelism(1)
+                        .returns(InternalTypeInfo.of(SinkTests.flinkType(keyed))))
+                .tableLoader(SinkTests.loader(table))
+                .upsert(upsert)
+                .writeParallelism(2)
+                .append();
+        env.execute("changelog failover");
+
+        assertThat(FAILED).as("the failure was injected").isTrue();
+        // Key k: +I "v0", -U "v0", +U "v1", then -D "v1" when k % 3 == 0.
+        List<List<Object>> expected = LongStream.range(0, ROWS / 4).filter(k -> k % 3 != 0)
+                .mapToObj(k -> List.<Object>of(k, "v1")).toList();
+        assertThat(SinkTests.rows(table)).hasSize(expected.size())
+                .allSatisfy((row, count) -> assertThat(count).as("copies of %s", row).isOne())
+                .containsOnlyKeys(expected);
+        List<Long> checkpoints = new ArrayList<>();
+        table.snapshots().forEach(s -> checkpoints.add(
+                Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))));
+        assertThat(checkpoints).hasSizeGreaterThan(2).isSorted().doesNotHaveDuplicates();
+        assertThat(Long.parseLong(table.currentSnapshot().summary().get("total-equality-deletes")))
+                .as("changes of keys written in earlier checkpoints").isPositive();
+    }
+
+    private static void change(RowData sequence, Collector<RowData> out) {
+        long i = sequence.getLong(0);
+        long key = i / 4;
+        switch ((int) (i % 4)) {
+            case 0 -> out.collect(GenericRowData.ofKind(RowKind.INSERT, key, StringData.fromString("v0")));
+            case 1 -> out.collect(GenericRowData.ofKind(RowKind.UPDATE_BEFORE, key, StringData.fromString("v0")));
+            case 2 -> out.collect(GenericRowData.ofKind(RowKind.UPDATE_AFTER, key, StringData.fromString("v1")));
+            default -> {
+                if (key % 3 == 0) {
+                    out.collect(GenericRowData.ofKind(RowKind.DELETE, key, StringData.fromString("v1")));
+                }
+            }
+        }
+    }
+
+    private static Configuration restartOnce() {
+        Configuration config = new Configuration();
+        config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1);
+        config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        return config;
     }
 
     /**
