@@ -17,7 +17,6 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DistributionMode;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -25,7 +24,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.flink.sink.FlinkSink;
 import org.apache.iceberg.flink.sink.SinkUtil;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -96,7 +94,7 @@ class AppendParityTest {
                 .containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, Long.toString(WriterOperator.END_OF_INPUT))
                 .containsKey(SinkUtil.FLINK_JOB_ID)
                 .containsKey(SinkUtil.OPERATOR_ID);
-        List<DataFile> files = dataFiles(ours);
+        List<DataFile> files = SinkTests.dataFiles(ours);
         assertThat(files).allSatisfy(f -> assertThat(f.recordCount()).isPositive());
         if (ours.spec().isUnpartitioned()) {
             assertThat(files).as("rolled at the target size").hasSizeGreaterThan(2);
@@ -130,12 +128,5 @@ class AppendParityTest {
             }
         }
         return records;
-    }
-
-    private static List<DataFile> dataFiles(Table table) throws Exception {
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            return Stream.of(tasks).flatMap(t -> java.util.stream.StreamSupport.stream(t.spliterator(), false))
-                    .map(FileScanTask::file).map(DataFile.class::cast).toList();
-        }
     }
 }

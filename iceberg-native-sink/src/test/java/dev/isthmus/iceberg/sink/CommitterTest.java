@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The committer's exactly-once protocol, step by step in Flink's operator test harness: what is
  * committed when, what a restore commits and what it must not commit again.
  */
+@SuppressWarnings("try") // the harness's close() declares InterruptedException
 class CommitterTest {
     private static final Schema SCHEMA = new Schema(List.of(
             Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -98,14 +99,14 @@ class CommitterTest {
         }
         assertThat(rowCount()).isEqualTo(100);
 
-        try (var restored = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, state)) {
+        try (var _ = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, state)) {
             assertThat(rowCount()).isEqualTo(150);
             assertThat(table.currentSnapshot().summary())
                     .containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "2")
                     .containsEntry(SinkUtil.FLINK_JOB_ID, failedJob);
         }
         // A second failure before the next checkpoint restores the same state again.
-        try (var again = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, state)) {
+        try (var _ = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, state)) {
             assertThat(rowCount()).isEqualTo(150);
             assertThat(snapshots()).hasSize(2);
         }

@@ -96,10 +96,8 @@ class DataFileSeamTest {
 
         assertThat(SinkTests.rows(ours)).isEqualTo(SinkTests.rows(stock)).hasSize(4_000);
         ours.refresh();
-        List<DataFile> dataFiles = new ArrayList<>();
-        ours.currentSnapshot().addedDataFiles(ours.io()).forEach(dataFiles::add);
-        List<DeleteFile> deleteFiles = new ArrayList<>();
-        ours.currentSnapshot().addedDeleteFiles(ours.io()).forEach(deleteFiles::add);
+        List<DataFile> dataFiles = SinkTests.dataFiles(ours);
+        List<DeleteFile> deleteFiles = SinkTests.deleteFiles(ours);
         assertThat(dataFiles).isNotEmpty().allSatisfy(file -> {
             ParquetMetadata footer = footer(file);
             assertThat(footer.getFileMetaData().getKeyValueMetaData()).containsEntry(MARK, "seam");

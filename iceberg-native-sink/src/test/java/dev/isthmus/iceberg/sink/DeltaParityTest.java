@@ -23,12 +23,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.sink.FlinkSink;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
@@ -91,10 +89,10 @@ class DeltaParityTest {
         assertThat(stockRows).isEqualTo(expected);
         assertThat(SinkTests.rows(ours)).isEqualTo(stockRows);
 
-        List<DeleteFile> ourDeletes = deleteFiles(ours);
+        List<DeleteFile> ourDeletes = SinkTests.deleteFiles(ours);
         assertThat(ourDeletes).extracting(DeleteFile::content)
                 .contains(FileContent.EQUALITY_DELETES, FileContent.POSITION_DELETES);
-        assertThat(deleteRows(ourDeletes)).isEqualTo(deleteRows(deleteFiles(stock)));
+        assertThat(deleteRows(ourDeletes)).isEqualTo(deleteRows(SinkTests.deleteFiles(stock)));
         for (DeleteFile delete : ourDeletes) {
             if (formatVersion > 2 && delete.content() == FileContent.POSITION_DELETES) {
                 assertThat(delete.format()).as("deletion vectors on v3").isEqualTo(FileFormat.PUFFIN);
@@ -172,16 +170,6 @@ class DeltaParityTest {
             case UPDATE_BEFORE, DELETE -> state.remove(key);
         }
         return row;
-    }
-
-    private static List<DeleteFile> deleteFiles(Table table) throws Exception {
-        table.refresh();
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-            return Stream.of(tasks).flatMap(t -> java.util.stream.StreamSupport.stream(t.spliterator(), false))
-                    .flatMap(task -> task.deletes().stream())
-                    .collect(Collectors.toMap(DeleteFile::location, d -> d, (a, b) -> a))
-                    .values().stream().toList();
-        }
     }
 
     private static Map<FileContent, Long> deleteRows(List<DeleteFile> deletes) {

@@ -64,10 +64,8 @@ class MetricsTest {
         JobID job = env.execute("metrics").getJobID();
 
         table.refresh();
-        List<DataFile> dataFiles = new ArrayList<>();
-        table.currentSnapshot().addedDataFiles(table.io()).forEach(dataFiles::add);
-        List<DeleteFile> deleteFiles = new ArrayList<>();
-        table.currentSnapshot().addedDeleteFiles(table.io()).forEach(deleteFiles::add);
+        List<DataFile> dataFiles = SinkTests.dataFiles(table);
+        List<DeleteFile> deleteFiles = SinkTests.deleteFiles(table);
         assertThat(dataFiles).hasSizeGreaterThan(2);
         assertThat(deleteFiles).isNotEmpty();
 

@@ -27,6 +27,11 @@ import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -105,6 +110,38 @@ final class SinkTests {
             throw new UncheckedIOException(e);
         }
         return counts;
+    }
+
+    /** The live data files of the table's current snapshot. */
+    static List<DataFile> dataFiles(Table table) {
+        table.refresh();
+        List<DataFile> files = new ArrayList<>();
+        for (ManifestFile manifest : table.currentSnapshot().dataManifests(table.io())) {
+            try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, table.io(), table.specs())) {
+                reader.forEach(file -> files.add(file.copy()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return files;
+    }
+
+    /**
+     * The live delete files of the table's current snapshot, including those that apply to no
+     * data file (an upsert's equality deletes of keys new in its own commit).
+     */
+    static List<DeleteFile> deleteFiles(Table table) {
+        table.refresh();
+        List<DeleteFile> files = new ArrayList<>();
+        for (ManifestFile manifest : table.currentSnapshot().deleteManifests(table.io())) {
+            try (ManifestReader<DeleteFile> reader =
+                    ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+                reader.forEach(file -> files.add(file.copy()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return files;
     }
 
     static int size(Map<List<Object>, Integer> multiset) {
