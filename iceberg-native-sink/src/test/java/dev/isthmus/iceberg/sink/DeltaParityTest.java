@@ -21,6 +21,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.DistributionMode;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
@@ -58,13 +59,16 @@ class DeltaParityTest {
     Path warehouse;
 
     static Stream<Arguments> cases() {
-        return Stream.of(Arguments.of(true, false, 2), Arguments.of(false, false, 2), Arguments.of(true, true, 2),
-                Arguments.of(false, true, 2), Arguments.of(false, true, 3));
+        DistributionMode none = DistributionMode.NONE;
+        return Stream.of(Arguments.of(true, false, 2, none), Arguments.of(false, false, 2, none),
+                Arguments.of(true, true, 2, none), Arguments.of(false, true, 2, none),
+                Arguments.of(true, true, 2, DistributionMode.HASH), Arguments.of(false, true, 3, none));
     }
 
-    @ParameterizedTest(name = "upsert={0} partitioned={1} format-version={2}")
+    @ParameterizedTest(name = "upsert={0} partitioned={1} format-version={2} distribution={3}")
     @MethodSource("cases")
-    void deletesAndUpdatesAsTheStockSink(boolean upsert, boolean partitioned, int formatVersion) throws Exception {
+    void deletesAndUpdatesAsTheStockSink(boolean upsert, boolean partitioned, int formatVersion,
+            DistributionMode distribution) throws Exception {
         SinkTests.Warehouse tables = new SinkTests.Warehouse(warehouse);
         PartitionSpec spec = partitioned ? PartitionSpec.builderFor(SCHEMA).identity("region").build()
                 : PartitionSpec.unpartitioned();
@@ -77,9 +81,9 @@ class DeltaParityTest {
         for (long id = 0; id < SEEDED; id++) {
             seed.add(apply(state, row(RowKind.INSERT, id, id, "seed")));
         }
-        run(seed, stock, ours, upsert);
+        run(seed, stock, ours, upsert, distribution);
         List<RowData> changes = changes(state);
-        run(changes, stock, ours, upsert);
+        run(changes, stock, ours, upsert, distribution);
 
         Map<List<Object>, Integer> expected = new HashMap<>();
         state.values().forEach(r -> expected.merge(
@@ -139,14 +143,16 @@ class DeltaParityTest {
         return changes;
     }
 
-    private static void run(List<RowData> rows, Table stock, Table ours, boolean upsert) throws Exception {
+    private static void run(List<RowData> rows, Table stock, Table ours, boolean upsert, DistributionMode distribution)
+            throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         DataStream<RowData> input = env.fromData(rows, InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
         // The collection source runs at parallelism 1; the writers would too without being told.
-        FlinkSink.forRowData(input).tableLoader(SinkTests.loader(stock)).upsert(upsert).writeParallelism(2).append();
+        FlinkSink.forRowData(input).tableLoader(SinkTests.loader(stock)).upsert(upsert).writeParallelism(2)
+                .distributionMode(distribution).append();
         NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(ours)).upsert(upsert).writeParallelism(2)
-                .append();
+                .distributionMode(distribution).append();
         env.execute("changelog upsert=" + upsert);
     }
 
