@@ -93,7 +93,7 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
     /** Serialised DeltaManifests per checkpoint not yet committed; empty bytes for no files. */
     private transient NavigableMap<Long, byte[]> pending;
     private transient Map<Long, List<WriteResult>> sinceLastSnapshot;
-    /** Manifests of pending checkpoints rewritten with more files, deleted at the next commit. */
+    /** Manifests replaced by a rewrite with more files, per checkpoint; deleted when it is committed. */
     private transient NavigableMap<Long, List<ManifestFile>> superseded;
     private transient long maxCommittedCheckpointId;
     private transient int emptyCheckpoints;

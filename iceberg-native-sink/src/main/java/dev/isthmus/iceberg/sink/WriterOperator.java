@@ -53,7 +53,7 @@ public final class WriterOperator extends AbstractStreamOperator<FlushedFiles>
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
-        // After end of input the last files are gone already; a checkpoint may still follow.
+        // After end of input the last files have been sent; a checkpoint may still follow.
         if (writer != null) {
             flush(checkpointId);
             this.writer = writers.create();
