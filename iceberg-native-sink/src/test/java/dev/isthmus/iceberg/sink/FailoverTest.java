@@ -112,7 +112,6 @@ class FailoverTest {
         env.execute("changelog failover");
 
         assertThat(FAILED).as("the failure was injected").isTrue();
-        // Key k: +I "v0", -U "v0", +U "v1", then -D "v1" when k % 3 == 0.
         List<List<Object>> expected = LongStream.range(0, ROWS / 4).filter(k -> k % 3 != 0)
                 .mapToObj(k -> List.<Object>of(k, "v1")).toList();
         assertThat(SinkTests.rows(table)).hasSize(expected.size())
@@ -123,13 +122,17 @@ class FailoverTest {
                 Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))));
         assertThat(checkpoints).hasSizeGreaterThan(2).isSorted().doesNotHaveDuplicates();
         assertThat(Long.parseLong(table.currentSnapshot().summary().get("total-equality-deletes")))
-                .as("changes of keys written in earlier checkpoints").isPositive();
+                .as("changes of keys written in earlier checkpoints are equality deletes").isPositive();
     }
 
+    /**
+     * Four passes over all keys, a quarter of the input apart, so that checkpoints fall between a
+     * key's changes: +I "v0", then -U "v0", then +U "v1", then -D "v1" when k % 3 == 0.
+     */
     private static void change(RowData sequence, Collector<RowData> out) {
         long i = sequence.getLong(0);
-        long key = i / 4;
-        switch ((int) (i % 4)) {
+        long key = i % (ROWS / 4);
+        switch ((int) (i / (ROWS / 4))) {
             case 0 -> out.collect(GenericRowData.ofKind(RowKind.INSERT, key, StringData.fromString("v0")));
             case 1 -> out.collect(GenericRowData.ofKind(RowKind.UPDATE_BEFORE, key, StringData.fromString("v0")));
             case 2 -> out.collect(GenericRowData.ofKind(RowKind.UPDATE_AFTER, key, StringData.fromString("v1")));
@@ -163,7 +166,7 @@ class FailoverTest {
                 throw new IllegalStateException("Injected failure after checkpoint 2's barrier");
             }
             // Slow enough that several checkpoints happen while rows flow.
-            if (++seen % 25 == 0) {
+            if (++seen % 10 == 0) {
                 Thread.sleep(2);
             }
             return GenericRowData.of(id, StringData.fromString("p" + id));
