@@ -1,6 +1,8 @@
 /**
- * A Flink sink for Iceberg tables whose Parquet data files are encoded by the native library,
- * with Iceberg's metrics and an exactly-once commit. Filled by the sink issue; see
- * docs/roadmap.md.
+ * A Flink sink for Iceberg tables with an exactly-once commit: {@link
+ * dev.isthmus.iceberg.sink.NativeIcebergSink} builds the writer and committer operators. Data files
+ * are encoded by whatever {@link dev.isthmus.iceberg.sink.write.DataFileAppenders} provides (the
+ * native encoder, once it lands); delete files, manifests and commits are Iceberg's. See
+ * docs/sink.md.
  */
 package dev.isthmus.iceberg.sink;

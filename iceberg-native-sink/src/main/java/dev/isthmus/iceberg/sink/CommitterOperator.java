@@ -1,0 +1,308 @@
+package dev.isthmus.iceberg.sink;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.runtime.typeutils.SortedMapTypeInfo;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.ReplacePartitions;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.SnapshotUpdate;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.DeltaManifests;
+import org.apache.iceberg.flink.sink.DeltaManifestsSerializer;
+import org.apache.iceberg.flink.sink.FlinkManifestUtil;
+import org.apache.iceberg.flink.sink.ManifestOutputFileFactory;
+import org.apache.iceberg.flink.sink.SinkUtil;
+import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.types.Comparators;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.util.ThreadPools;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits the writers' files to Iceberg exactly once, with parallelism 1.
+ *
+ * <p>At each checkpoint the files received for it are written to manifests, and the serialised
+ * manifests of every checkpoint not yet committed are the operator's state. When a checkpoint
+ * completes, everything pending up to it is committed, with the job id, the operator id and the
+ * checkpoint id in the snapshot summary. On restore, the table's history says which checkpoint
+ * of the restored job was committed last; pending checkpoints after it are committed then,
+ * the others were committed already. The state has the names and types of Iceberg's own
+ * committer's state.
+ */
+public final class CommitterOperator extends AbstractStreamOperator<Void>
+        implements OneInputStreamOperator<FlushedFiles, Void>, BoundedOneInput {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(CommitterOperator.class);
+    private static final byte[] NO_FILES = new byte[0];
+
+    /** Table property: commit an empty snapshot after this many checkpoints without files. */
+    public static final String MAX_CONTINUOUS_EMPTY_COMMITS = "flink.max-continuous-empty-commits";
+
+    private static final ListStateDescriptor<String> JOB_ID_STATE =
+            new ListStateDescriptor<>("iceberg-flink-job-id", BasicTypeInfo.STRING_TYPE_INFO);
+    // The comparator is part of the state serializer's snapshot: Iceberg's, serialisable and the
+    // same class as in Iceberg's committer state.
+    private static final ListStateDescriptor<SortedMap<Long, byte[]>> PENDING_STATE = new ListStateDescriptor<>(
+            "iceberg-files-committer-state", new SortedMapTypeInfo<>(BasicTypeInfo.LONG_TYPE_INFO,
+                    PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+                    Comparators.forType(Types.LongType.get())));
+
+    private final TableLoader tableLoader;
+    private final boolean overwrite;
+    private final HashMap<String, String> snapshotProperties;
+    private final String branch;
+    private final PartitionSpec spec;
+    private final int workerPoolSize;
+
+    private transient Table table;
+    private transient String jobId;
+    private transient String operatorId;
+    private transient ManifestOutputFileFactory manifestFiles;
+    private transient ExecutorService workerPool;
+    private transient CommitterMetrics metrics;
+    private transient ListState<SortedMap<Long, byte[]>> pendingState;
+    private transient ListState<String> jobIdState;
+    /** Serialised DeltaManifests per checkpoint not yet committed; empty bytes for no files. */
+    private transient NavigableMap<Long, byte[]> pending;
+    private transient Map<Long, List<WriteResult>> sinceLastSnapshot;
+    /** Manifests replaced by a rewrite with more files, per checkpoint; deleted when it is committed. */
+    private transient NavigableMap<Long, List<ManifestFile>> superseded;
+    private transient long maxCommittedCheckpointId;
+    private transient int emptyCheckpoints;
+    private transient int maxEmptyCheckpoints;
+
+    public CommitterOperator(TableLoader tableLoader, boolean overwrite, Map<String, String> snapshotProperties,
+            String branch, PartitionSpec spec, int workerPoolSize) {
+        this.tableLoader = tableLoader;
+        this.overwrite = overwrite;
+        this.snapshotProperties = new HashMap<>(snapshotProperties);
+        this.branch = branch;
+        this.spec = spec;
+        this.workerPoolSize = workerPoolSize;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        this.jobId = getContainingTask().getEnvironment().getJobID().toString();
+        this.operatorId = getRuntimeContext().getOperatorUniqueID();
+        tableLoader.open();
+        this.table = tableLoader.loadTable();
+        this.metrics = new CommitterMetrics(getMetricGroup(), table.name());
+        this.workerPool = ThreadPools.newFixedThreadPool("isthmus-committer-" + operatorId, workerPoolSize);
+        this.maxEmptyCheckpoints = PropertyUtil.propertyAsInt(table.properties(), MAX_CONTINUOUS_EMPTY_COMMITS, 10);
+        if (maxEmptyCheckpoints <= 0) {
+            throw new IllegalArgumentException(MAX_CONTINUOUS_EMPTY_COMMITS + " must be positive");
+        }
+        this.manifestFiles = FlinkManifestUtil.createOutputFileFactory(() -> table, table.properties(), jobId,
+                operatorId, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                getRuntimeContext().getTaskInfo().getAttemptNumber());
+        this.pending = new TreeMap<>();
+        this.sinceLastSnapshot = new HashMap<>();
+        this.superseded = new TreeMap<>();
+        this.maxCommittedCheckpointId = CommitHistory.NONE;
+        this.pendingState = context.getOperatorStateStore().getListState(PENDING_STATE);
+        this.jobIdState = context.getOperatorStateStore().getListState(JOB_ID_STATE);
+
+        if (context.isRestored()) {
+            Iterator<String> jobIds = jobIdState.get().iterator();
+            if (!jobIds.hasNext()) {
+                LOG.warn("No committer state for operator {}: was its uid changed? Set uidPrefix so that it is "
+                        + "stable; files pending in the lost state are not committed.", operatorId);
+                return;
+            }
+            String restoredJobId = jobIds.next();
+            // Checkpoint ids continue from the restored job's, so its committed maximum holds for
+            // this job too.
+            this.maxCommittedCheckpointId =
+                    CommitHistory.maxCommittedCheckpointId(table, restoredJobId, operatorId, branch);
+            Iterator<SortedMap<Long, byte[]>> restored = pendingState.get().iterator();
+            NavigableMap<Long, byte[]> uncommitted = restored.hasNext()
+                    ? new TreeMap<>(restored.next()).tailMap(maxCommittedCheckpointId, false)
+                    : new TreeMap<>();
+            if (!uncommitted.isEmpty()) {
+                LOG.info("Committing checkpoints {} of job {} restored as uncommitted", uncommitted.keySet(),
+                        restoredJobId);
+                commitUpTo(uncommitted, restoredJobId, uncommitted.lastKey());
+            }
+        }
+    }
+
+    @Override
+    public void processElement(StreamRecord<FlushedFiles> element) {
+        FlushedFiles files = element.getValue();
+        sinceLastSnapshot.computeIfAbsent(files.checkpointId(), id -> new ArrayList<>()).add(files.result());
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        writeManifests(context.getCheckpointId());
+        pendingState.update(List.of(new TreeMap<>(pending)));
+        jobIdState.update(List.of(jobId));
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        // A later checkpoint's notification may come first; it committed this one's files too.
+        if (checkpointId > maxCommittedCheckpointId) {
+            commitUpTo(pending, jobId, checkpointId);
+            this.maxCommittedCheckpointId = checkpointId;
+        }
+        table.refresh();
+    }
+
+    @Override
+    public void endInput() throws IOException {
+        writeManifests(WriterOperator.END_OF_INPUT);
+        commitUpTo(pending, jobId, WriterOperator.END_OF_INPUT);
+    }
+
+    /** Moves the files received since the last checkpoint into manifests, one set per checkpoint. */
+    private void writeManifests(long checkpointId) throws IOException {
+        pending.putIfAbsent(checkpointId, NO_FILES);
+        for (Map.Entry<Long, List<WriteResult>> entry : sinceLastSnapshot.entrySet()) {
+            long id = entry.getKey();
+            WriteResult.Builder merged = WriteResult.builder().addAll(entry.getValue());
+            byte[] earlier = pending.get(id);
+            if (earlier != null && earlier.length > 0) {
+                // Only the end-of-input files arrive over several checkpoints: a writer that
+                // finished early sent its files before a checkpoint the others still ran into.
+                DeltaManifests manifests = readManifests(earlier);
+                merged.add(FlinkManifestUtil.readCompletedFiles(manifests, table.io(), table.specs()));
+                superseded.computeIfAbsent(id, k -> new ArrayList<>()).addAll(manifests.manifests());
+            }
+            DeltaManifests manifests = FlinkManifestUtil.writeCompletedFiles(merged.build(),
+                    () -> manifestFiles.create(id), spec, TableUtil.formatVersion(table));
+            pending.put(id, SimpleVersionedSerialization.writeVersionAndSerialize(DeltaManifestsSerializer.INSTANCE,
+                    manifests));
+        }
+        sinceLastSnapshot.clear();
+    }
+
+    private static DeltaManifests readManifests(byte[] serialized) throws IOException {
+        return SimpleVersionedSerialization.readVersionAndDeSerialize(DeltaManifestsSerializer.INSTANCE, serialized);
+    }
+
+    /** Commits every checkpoint in {@code from} up to and including {@code checkpointId}, and forgets them. */
+    private void commitUpTo(NavigableMap<Long, byte[]> from, String committingJobId, long checkpointId)
+            throws IOException {
+        NavigableMap<Long, byte[]> due = from.headMap(checkpointId, true);
+        NavigableMap<Long, WriteResult> results = new TreeMap<>();
+        List<ManifestFile> manifests = new ArrayList<>();
+        for (Map.Entry<Long, byte[]> entry : due.entrySet()) {
+            if (entry.getValue().length == 0) {
+                continue;
+            }
+            DeltaManifests delta = readManifests(entry.getValue());
+            results.put(entry.getKey(), FlinkManifestUtil.readCompletedFiles(delta, table.io(), table.specs()));
+            manifests.addAll(delta.manifests());
+        }
+        commit(results, committingJobId, checkpointId);
+        due.clear();
+        // Superseded manifests were only needed to restore checkpoints now committed.
+        NavigableMap<Long, List<ManifestFile>> obsolete = superseded.headMap(checkpointId, true);
+        obsolete.values().forEach(manifests::addAll);
+        obsolete.clear();
+        FlinkManifestUtil.deleteCommittedManifests(table, manifests, committingJobId, checkpointId);
+    }
+
+    private void commit(NavigableMap<Long, WriteResult> results, String committingJobId, long checkpointId) {
+        long dataFiles = results.values().stream().mapToLong(r -> r.dataFiles().length).sum();
+        long deleteFiles = results.values().stream().mapToLong(r -> r.deleteFiles().length).sum();
+        emptyCheckpoints = dataFiles + deleteFiles == 0 ? emptyCheckpoints + 1 : 0;
+        // An empty snapshot now and then keeps the committed checkpoint id in the table current.
+        if (dataFiles + deleteFiles == 0 && emptyCheckpoints % maxEmptyCheckpoints != 0) {
+            LOG.info("Checkpoint {}: no files, nothing committed", checkpointId);
+            return;
+        }
+        emptyCheckpoints = 0;
+        if (overwrite) {
+            if (deleteFiles > 0) {
+                throw new IllegalStateException("Cannot overwrite partitions with delete files");
+            }
+            ReplacePartitions replace = table.newReplacePartitions().scanManifestsWith(workerPool);
+            results.values().forEach(r -> Arrays.stream(r.dataFiles()).forEach(replace::addFile));
+            commit(replace, results.values(), committingJobId, checkpointId);
+        } else if (deleteFiles == 0) {
+            AppendFiles append = table.newAppend().scanManifestsWith(workerPool);
+            results.values().forEach(r -> Arrays.stream(r.dataFiles()).forEach(append::appendFile));
+            commit(append, results.values(), committingJobId, checkpointId);
+        } else {
+            // One snapshot per checkpoint: the equality deletes of a checkpoint must apply to the
+            // data files of the checkpoints before it, which a single merged snapshot would not do.
+            for (Map.Entry<Long, WriteResult> entry : results.entrySet()) {
+                WriteResult result = entry.getValue();
+                RowDelta delta = table.newRowDelta().scanManifestsWith(workerPool);
+                Arrays.stream(result.dataFiles()).forEach(delta::addRows);
+                Arrays.stream(result.deleteFiles()).forEach(delta::addDeletes);
+                commit(delta, List.of(result), committingJobId, entry.getKey());
+            }
+        }
+    }
+
+    private void commit(SnapshotUpdate<?> update, Iterable<WriteResult> results, String committingJobId,
+            long checkpointId) {
+        snapshotProperties.forEach(update::set);
+        // Set last: the sink's own keys win over user properties of the same name.
+        update.set(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, Long.toString(checkpointId));
+        update.set(SinkUtil.FLINK_JOB_ID, committingJobId);
+        update.set(SinkUtil.OPERATOR_ID, operatorId);
+        update.toBranch(branch);
+        long start = System.nanoTime();
+        update.commit();
+        long nanos = System.nanoTime() - start;
+        long dataFiles = 0;
+        long deleteFiles = 0;
+        long rows = 0;
+        for (WriteResult result : results) {
+            dataFiles += result.dataFiles().length;
+            deleteFiles += result.deleteFiles().length;
+            rows += Arrays.stream(result.dataFiles()).mapToLong(ContentFile::recordCount).sum();
+        }
+        metrics.committed(checkpointId, dataFiles, deleteFiles, rows, nanos);
+        LOG.info("Committed checkpoint {} of job {} to {} (branch {}): {} data files, {} delete files in {} ms",
+                checkpointId, committingJobId, table.name(), branch, dataFiles, deleteFiles, nanos / 1_000_000);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (workerPool != null) {
+                workerPool.shutdown();
+            }
+            tableLoader.close();
+        } finally {
+            super.close();
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.isthmus.iceberg.sink;
+
+import java.io.IOException;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.flink.sink.TaskWriterFactory;
+import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.io.WriteResult;
+
+/**
+ * Writes rows into files and, before each checkpoint barrier and at the end of bounded input,
+ * closes them and sends their {@link WriteResult} to the committer, tagged with the checkpoint.
+ * Files that were never sent (the task failed or was cancelled) are deleted when the operator
+ * closes, through {@link TaskWriter#abort()}.
+ */
+public final class WriterOperator extends AbstractStreamOperator<FlushedFiles>
+        implements OneInputStreamOperator<RowData, FlushedFiles>, BoundedOneInput {
+    private static final long serialVersionUID = 1L;
+
+    /** The checkpoint id of the files flushed at the end of bounded input (as Iceberg's sink). */
+    public static final long END_OF_INPUT = Long.MAX_VALUE;
+
+    private final String tableName;
+    private final TaskWriterFactory<RowData> writers;
+
+    private transient TaskWriter<RowData> writer;
+    private transient WriterMetrics metrics;
+
+    public WriterOperator(String tableName, TaskWriterFactory<RowData> writers) {
+        this.tableName = tableName;
+        this.writers = writers;
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        this.metrics = new WriterMetrics(getMetricGroup(), tableName);
+        writers.initialize(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                getRuntimeContext().getTaskInfo().getAttemptNumber());
+        this.writer = writers.create();
+    }
+
+    @Override
+    public void processElement(StreamRecord<RowData> element) throws Exception {
+        long start = System.nanoTime();
+        writer.write(element.getValue());
+        metrics.wrote(System.nanoTime() - start);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        // After end of input the last files have been sent; a checkpoint may still follow.
+        if (writer != null) {
+            flush(checkpointId);
+            this.writer = writers.create();
+        }
+    }
+
+    @Override
+    public void endInput() throws IOException {
+        if (writer != null) {
+            flush(END_OF_INPUT);
+        }
+    }
+
+    private void flush(long checkpointId) throws IOException {
+        long start = System.nanoTime();
+        WriteResult result = writer.complete();
+        output.collect(new StreamRecord<>(FlushedFiles.of(checkpointId, result)));
+        // Only now: files that failed to complete or to reach the committer are close()'s to delete.
+        this.writer = null;
+        metrics.flushed(result, System.nanoTime() - start);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (writer != null) {
+                writer.abort();
+                writer = null;
+            }
+        } finally {
+            super.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WriterOperator[" + tableName + "]";
+    }
+}

@@ -1,0 +1,277 @@
+package dev.isthmus.iceberg.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isthmus.iceberg.sink.write.DataFileAppenders;
+import dev.isthmus.iceberg.sink.write.SinkTaskWriterFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.PojoTypeInfo;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.types.RowKind;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SerializableTable;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.sink.SinkUtil;
+import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The committer's exactly-once protocol, step by step in Flink's operator test harness: what is
+ * committed when, what a restore commits and what it must not commit again.
+ */
+@SuppressWarnings("try") // the harness's close() declares InterruptedException
+class CommitterTest {
+    private static final Schema SCHEMA = new Schema(List.of(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.required(2, "region", Types.StringType.get())), Set.of(1, 2));
+    private static final PartitionSpec BY_REGION = PartitionSpec.builderFor(SCHEMA).identity("region").build();
+
+    @TempDir
+    Path warehouse;
+
+    private Table table;
+    private final OperatorID operatorId = new OperatorID();
+    private long nextId;
+
+    @BeforeEach
+    void table() {
+        table = new SinkTests.Warehouse(warehouse).create("t", SCHEMA, BY_REGION,
+                Map.of(CommitterOperator.MAX_CONTINUOUS_EMPTY_COMMITS, "2"));
+    }
+
+    @Test
+    void flushedFilesTravelWithoutKryo() {
+        assertThat(TypeInformation.of(FlushedFiles.class)).isInstanceOf(PojoTypeInfo.class);
+    }
+
+    @Test
+    void commitsOnlyWhenTheCheckpointCompletes() throws Exception {
+        try (var committer = open(false, Map.of("app", "test"), SnapshotRef.MAIN_BRANCH, null)) {
+            committer.processElement(files(1, 100, "a"));
+            committer.snapshot(1, 1);
+            assertThat(snapshots()).isEmpty();
+            committer.notifyOfCompletedCheckpoint(1);
+            table.refresh();
+            Snapshot snapshot = table.currentSnapshot();
+            assertThat(snapshot.operation()).isEqualTo("append");
+            assertThat(snapshot.summary())
+                    .containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "1")
+                    .containsEntry(SinkUtil.FLINK_JOB_ID, committer.getEnvironment().getJobID().toString())
+                    .containsEntry(SinkUtil.OPERATOR_ID, operatorId.toString())
+                    .containsEntry("app", "test");
+            assertThat(rowCount()).isEqualTo(100);
+        }
+    }
+
+    @Test
+    void restoreCommitsWhatTheFailedJobLeftPendingAndOnlyOnce() throws Exception {
+        OperatorSubtaskState state;
+        String failedJob;
+        try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
+            failedJob = committer.getEnvironment().getJobID().toString();
+            committer.processElement(files(1, 100, "a"));
+            committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+            committer.processElement(files(2, 50, "b"));
+            state = committer.snapshot(2, 2);
+            // The job fails after checkpoint 2 is taken, before it is reported complete.
+        }
+        assertThat(rowCount()).isEqualTo(100);
+
+        try (var _ = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, state)) {
+            assertThat(rowCount()).isEqualTo(150);
+            assertThat(table.currentSnapshot().summary())
+                    .containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "2")
+                    .containsEntry(SinkUtil.FLINK_JOB_ID, failedJob);
+        }
+        // A second failure before the next checkpoint restores the same state again.
+        try (var _ = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, state)) {
+            assertThat(rowCount()).isEqualTo(150);
+            assertThat(snapshots()).hasSize(2);
+        }
+        assertThat(CommitHistory.maxCommittedCheckpointId(table, failedJob, operatorId.toString(),
+                SnapshotRef.MAIN_BRANCH)).isEqualTo(2);
+    }
+
+    @Test
+    void aLaterCheckpointCommitsTheEarlierOnesAndTheirLateNoticeCommitsNothing() throws Exception {
+        try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
+            committer.processElement(files(1, 10, "a"));
+            committer.snapshot(1, 1);
+            committer.processElement(files(2, 20, "b"));
+            committer.snapshot(2, 2);
+            committer.notifyOfCompletedCheckpoint(2);
+            committer.notifyOfCompletedCheckpoint(1);
+            assertThat(snapshots()).hasSize(1);
+            assertThat(table.currentSnapshot().summary()).containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "2");
+            assertThat(rowCount()).isEqualTo(30);
+        }
+    }
+
+    @Test
+    void endOfInputFilesSpreadOverCheckpointsAreAllCommitted() throws Exception {
+        try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
+            // One writer finishes, a checkpoint follows while the other still writes.
+            committer.processElement(files(WriterOperator.END_OF_INPUT, 10, "a"));
+            committer.processElement(files(3, 20, "a"));
+            committer.snapshot(3, 3);
+            committer.notifyOfCompletedCheckpoint(3);
+            assertThat(rowCount()).isEqualTo(20);
+            committer.processElement(files(WriterOperator.END_OF_INPUT, 30, "b"));
+            committer.processElement(files(4, 0, "b"));
+            committer.snapshot(4, 4);
+            committer.processElement(files(WriterOperator.END_OF_INPUT, 40, "b"));
+            committer.endInput();
+            assertThat(rowCount()).isEqualTo(100);
+        }
+    }
+
+    @Test
+    void deltasCommitOneSnapshotPerCheckpoint() throws Exception {
+        try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
+            committer.processElement(files(1, 10, "a"));
+            committer.snapshot(1, 1);
+            committer.processElement(new StreamRecord<>(FlushedFiles.of(2, write(true, List.of(
+                    row(RowKind.DELETE, 0, "a"), row(RowKind.INSERT, 1000, "a"))))));
+            committer.snapshot(2, 2);
+            committer.notifyOfCompletedCheckpoint(2);
+            List<Snapshot> snapshots = snapshots();
+            assertThat(snapshots).extracting(s -> s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))
+                    .containsExactly("1", "2");
+            assertThat(snapshots.get(1).operation()).isEqualTo("overwrite");
+            assertThat(rowCount()).isEqualTo(10);
+        }
+    }
+
+    @Test
+    void emptyCheckpointsAreCommittedEveryNth() throws Exception {
+        try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
+            committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+            assertThat(snapshots()).isEmpty();
+            committer.snapshot(2, 2);
+            committer.notifyOfCompletedCheckpoint(2);
+            assertThat(snapshots()).hasSize(1);
+            assertThat(table.currentSnapshot().summary()).containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "2");
+        }
+    }
+
+    @Test
+    void overwriteReplacesThePartitionsWritten() throws Exception {
+        try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
+            committer.processElement(files(1, 10, "a"));
+            committer.processElement(files(1, 20, "b"));
+            committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+        }
+        try (var overwriting = open(true, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
+            overwriting.processElement(files(1, 5, "a"));
+            overwriting.endInput();
+        }
+        table.refresh();
+        assertThat(table.currentSnapshot().operation()).isEqualTo("overwrite");
+        assertThat(SinkTests.rows(table).keySet()).extracting(r -> r.get(1))
+                .containsOnly("a", "b");
+        assertThat(rowCount()).isEqualTo(25);
+    }
+
+    @Test
+    void commitsToTheBranchAskedFor() throws Exception {
+        try (var committer = open(false, Map.of(), "audit", null)) {
+            committer.processElement(files(1, 10, "a"));
+            committer.endInput();
+        }
+        table.refresh();
+        assertThat(table.currentSnapshot()).as("main untouched").isNull();
+        Snapshot branch = table.snapshot("audit");
+        assertThat(branch.summary()).containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID,
+                Long.toString(WriterOperator.END_OF_INPUT));
+        assertThat(CommitHistory.maxCommittedCheckpointId(table, branch.summary().get(SinkUtil.FLINK_JOB_ID),
+                operatorId.toString(), "audit")).isEqualTo(WriterOperator.END_OF_INPUT);
+    }
+
+    @Test
+    void readsTheBookkeepingOfIcebergsOwnSink() {
+        // What Iceberg's FlinkSink writes into the summary of its commits.
+        table.newAppend().set(SinkUtil.FLINK_JOB_ID, "job-1").set(SinkUtil.OPERATOR_ID, "op-1")
+                .set(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "7").commit();
+        table.newAppend().set(SinkUtil.FLINK_JOB_ID, "job-2").set(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "3").commit();
+        assertThat(CommitHistory.maxCommittedCheckpointId(table, "job-1", "op-1", "main")).isEqualTo(7);
+        assertThat(CommitHistory.maxCommittedCheckpointId(table, "job-1", "op-2", "main"))
+                .isEqualTo(CommitHistory.NONE);
+        assertThat(CommitHistory.maxCommittedCheckpointId(table, "job-2", "any", "main")).isEqualTo(3);
+    }
+
+    private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(boolean overwrite,
+            Map<String, String> properties, String branch, OperatorSubtaskState state) throws Exception {
+        CommitterOperator operator = new CommitterOperator(SinkTests.loader(table), overwrite, properties, branch,
+                table.spec(), 1);
+        var harness = new OneInputStreamOperatorTestHarness<>(operator, 1, 1, 0,
+                TypeInformation.of(FlushedFiles.class).createSerializer(new SerializerConfigImpl()), operatorId);
+        harness.setup();
+        if (state == null) {
+            harness.initializeEmptyState();
+        } else {
+            harness.initializeState(state);
+        }
+        harness.open();
+        return harness;
+    }
+
+    private StreamRecord<FlushedFiles> files(long checkpointId, int rows, String region) throws Exception {
+        List<RowData> data = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            data.add(row(RowKind.INSERT, nextId++, region));
+        }
+        return new StreamRecord<>(FlushedFiles.of(checkpointId, write(false, data)));
+    }
+
+    private WriteResult write(boolean delta, List<RowData> rows) throws Exception {
+        Table copy = SerializableTable.copyOf(table);
+        SinkTaskWriterFactory factory = new SinkTaskWriterFactory(() -> copy, SinkTests.flinkType(SCHEMA),
+                FileFormat.PARQUET, 128 << 20, new HashMap<>(), delta ? List.of(1, 2) : List.of(), false,
+                DataFileAppenders.ICEBERG_JAVA);
+        factory.initialize(0, (int) nextId);
+        TaskWriter<RowData> writer = factory.create();
+        for (RowData row : rows) {
+            writer.write(row);
+        }
+        return writer.complete();
+    }
+
+    private static RowData row(RowKind kind, long id, String region) {
+        return GenericRowData.ofKind(kind, id, StringData.fromString(region));
+    }
+
+    private List<Snapshot> snapshots() {
+        table.refresh();
+        List<Snapshot> snapshots = new ArrayList<>();
+        table.snapshots().forEach(snapshots::add);
+        return snapshots;
+    }
+
+    private int rowCount() {
+        return SinkTests.size(SinkTests.rows(table));
+    }
+}
