@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.sink;
 
 import dev.isthmus.iceberg.sink.write.DataFileAppenders;
+import dev.isthmus.iceberg.sink.write.NativeDataFiles;
 import dev.isthmus.iceberg.sink.write.SinkTaskWriterFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,8 +60,11 @@ import org.slf4j.LoggerFactory;
 public final class NativeIcebergSink {
     private static final Logger LOG = LoggerFactory.getLogger(NativeIcebergSink.class);
 
-    /** Writes the data files of every sink that does not choose otherwise. */
-    public static final DataFileAppenders DEFAULT_DATA_FILES = DataFileAppenders.ICEBERG_JAVA;
+    /**
+     * Writes the data files of every sink that does not choose otherwise: natively, falling back
+     * to Iceberg's Java writers for tables the encoder cannot write ({@link NativeDataFiles}).
+     */
+    public static final DataFileAppenders DEFAULT_DATA_FILES = NativeDataFiles.lenient();
 
     static final String WRITER_NAME = "IsthmusIcebergWriter";
     static final String COMMITTER_NAME = "IsthmusIcebergCommitter";

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -21,6 +22,14 @@ public final class NativeParquet {
     public static final int DEFAULT_BATCH_SIZE = 8192;
 
     private NativeParquet() {}
+
+    /**
+     * Why a writer of {@code schema} cannot be built (a nested or unknown column, named), or
+     * empty if it can: for callers that write such tables another way instead of failing.
+     */
+    public static Optional<String> unsupported(Schema schema) {
+        return WriterSchema.unsupported(schema);
+    }
 
     public static WriteBuilder write(OutputFile file) {
         return new WriteBuilder(Objects.requireNonNull(file, "file"), null);

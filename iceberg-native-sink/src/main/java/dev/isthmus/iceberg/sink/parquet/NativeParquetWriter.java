@@ -45,8 +45,11 @@ import org.apache.iceberg.types.Types;
  * temporary name until {@link #close()} moves it into place.
  *
  * <p>{@link #length()} is the library's estimate of the file (written bytes plus the open row
- * group), which is what rolling at {@code write.target-file-size-bytes} needs; the rows of the
- * current Java batch (at most the batch size) are not in it. After {@link #close()} it is the
+ * group) plus the rows of the current Java batch at the bytes per row seen so far, which is what
+ * rolling at {@code write.target-file-size-bytes} needs. Until the library has seen rows there is
+ * nothing to go by, so the first call with rows waiting hands them over early (Iceberg's rolling
+ * writers ask every 1,000 rows, so a file with a small target still rolls at the first check
+ * that can tell). After {@link #close()} it is the
  * exact file size, and {@link #metrics()} and {@link #splitOffsets()} are available.
  *
  * <p><b>Failure.</b> A row that does not fit the schema (a null in a required column, a wrong
@@ -88,6 +91,8 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private final byte[] copyBuffer = new byte[COPY_CHUNK];
     private PositionOutputStream out;
     private long rows;
+    /** Rows moved into the library: what the bytes-per-row estimate of {@link #length()} divides by. */
+    private long encodedRows;
     private State state = State.OPEN;
     private RuntimeException failure;
     private WrittenFile result;
@@ -227,6 +232,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     }
 
     private void writeBatch(FinishedArray batch) {
+        int length = batch.length();
         try {
             try {
                 ArrowExporter.exportArray(batch, array);
@@ -237,6 +243,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             // The library releases the array before returning, success or not; the writer's own
             // schema says what the columns are, so none is passed with each batch.
             check(isthmus_h.isthmus_writer_write(writer, array, MemorySegment.NULL, error));
+            encodedRows += length;
             drainOutput();
         } catch (RuntimeException e) {
             throw failWith(e);
@@ -273,7 +280,8 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     }
 
     /**
-     * The library's estimate of the file so far, for rolling; the exact size once closed.
+     * The estimated size of the file so far, for rolling (see the class comment); the exact size
+     * once closed.
      */
     @Override
     public long length() {
@@ -281,11 +289,16 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             return result.fileSize();
         }
         requireOpen();
+        if (encodedRows == 0 && appender.rowCount() > 0) {
+            flushBatch();
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment written = arena.allocate(ValueLayout.JAVA_LONG);
             MemorySegment estimated = arena.allocate(ValueLayout.JAVA_LONG);
             check(isthmus_h.isthmus_writer_size(writer, written, estimated, error));
-            return estimated.get(ValueLayout.JAVA_LONG, 0);
+            long encoded = estimated.get(ValueLayout.JAVA_LONG, 0);
+            long waiting = appender.rowCount();
+            return encodedRows == 0 ? encoded : encoded + encoded * waiting / encodedRows;
         } catch (RuntimeException e) {
             throw failWith(e);
         } catch (Error e) {

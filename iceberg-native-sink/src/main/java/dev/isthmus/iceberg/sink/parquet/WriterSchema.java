@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
@@ -38,14 +39,22 @@ final class WriterSchema {
      * native writer would refuse nested types too, but only with the Arrow view of the schema.
      */
     static void requireFlat(Schema schema) {
+        unsupported(schema).ifPresent(reason -> {
+            throw new UnsupportedOperationException(reason);
+        });
+    }
+
+    /** Why the encoder cannot write {@code schema}, or empty if it can. */
+    static Optional<String> unsupported(Schema schema) {
         for (Types.NestedField field : schema.columns()) {
             Type type = field.type();
             if (!type.isPrimitiveType() || type.typeId() == Type.TypeID.UNKNOWN) {
-                throw new UnsupportedOperationException("the native Parquet writer cannot write column '" + field.name()
+                return Optional.of("the native Parquet writer cannot write column '" + field.name()
                         + "' (id " + field.fieldId() + ") of type " + type
                         + ": nested and unknown types are not implemented yet (docs/encoder.md, Deferred)");
             }
         }
+        return Optional.empty();
     }
 
     /**

@@ -148,7 +148,6 @@ class NativeParquetWriterBehaviourTest {
                 writer.add(rows.get(i));
                 if (i % 5_000 == 4_999) {
                     long length = writer.length();
-                    // Rows still in the Java batch are not in the estimate; 5000 rows are five batches.
                     assertTrue(length > previous, "the estimated length grows: " + length + " after " + previous);
                     previous = length;
                 }
@@ -482,5 +481,26 @@ class NativeParquetWriterBehaviourTest {
         assertEquals(1, footer.getBlocks().size());
         assertEquals(CompressionCodecName.ZSTD, footer.getBlocks().getFirst().getColumns().getFirst().getCodec());
         assertEquals(rows.size(), IcebergParquetFiles.readStock(file, schema).size());
+    }
+
+    @Test
+    void lengthCountsRowsStillWaitingInTheJavaBatch() throws IOException {
+        List<RowData> rows = bids(6_000, 3);
+        Path file = dir.resolve("estimate.parquet");
+        try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile())).schema(BIDS).build()) {
+            for (int i = 0; i < 1_000; i++) {
+                writer.add(rows.get(i));
+            }
+            // Nothing was encoded yet: the first look hands the rows over, so there is something to go by.
+            long afterFirstThousand = writer.length();
+            assertTrue(afterFirstThousand > 0, "an estimate before the first full batch: " + afterFirstThousand);
+            for (int i = 1_000; i < 6_000; i++) {
+                writer.add(rows.get(i));
+            }
+            long afterSixThousand = writer.length();
+            // 5,000 rows waiting in the default 8,192-row batch are counted at the bytes per row seen so far.
+            assertTrue(afterSixThousand > 4 * afterFirstThousand,
+                    "waiting rows are estimated: " + afterSixThousand + " after " + afterFirstThousand);
+        }
     }
 }

@@ -1,0 +1,100 @@
+package dev.isthmus.iceberg.sink.write;
+
+import dev.isthmus.iceberg.sink.parquet.NativeParquet;
+import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.io.FileAppenderFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Parquet data files encoded natively ({@link NativeParquet}); the sink's default. A table the
+ * encoder cannot write is written by Iceberg's Java writers instead ({@link DataFileAppenders#ICEBERG_JAVA}),
+ * whole, never file by file: another data file format, a nested column, or input rows whose
+ * Flink types differ from the ones the encoder lays the table's columns out with (a TINYINT
+ * column written into an Iceberg int, say). Each such fallback is counted and logged once per
+ * table and reason; {@link #strict()} makes it fail instead.
+ */
+public final class NativeDataFiles implements DataFileAppenders {
+    private static final Logger LOG = LoggerFactory.getLogger(NativeDataFiles.class);
+    private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
+    private static final AtomicLong FALLBACKS = new AtomicLong();
+
+    private static final NativeDataFiles LENIENT = new NativeDataFiles(false);
+    private static final NativeDataFiles STRICT = new NativeDataFiles(true);
+
+    private final boolean strict;
+
+    private NativeDataFiles(boolean strict) {
+        this.strict = strict;
+    }
+
+    /** Native where possible, Iceberg's Java writers for the rest. */
+    public static NativeDataFiles lenient() {
+        return LENIENT;
+    }
+
+    /** Native or a failure naming why not: for jobs and benchmarks that must not fall back. */
+    public static NativeDataFiles strict() {
+        return STRICT;
+    }
+
+    /** Writer subtasks of this JVM that fell back to Iceberg's Java writers. */
+    public static long fallbacks() {
+        return FALLBACKS.get();
+    }
+
+    @Override
+    public FileAppenderFactory<RowData> create(DataFileContext context) {
+        Optional<String> refusal = refusal(context);
+        if (refusal.isPresent()) {
+            String reason = "table " + context.table().name() + ": " + refusal.get();
+            if (strict) {
+                throw new UnsupportedOperationException("cannot write data files natively: " + reason);
+            }
+            FALLBACKS.incrementAndGet();
+            if (LOGGED.add(reason)) {
+                LOG.warn("Writing data files with Iceberg's Java writers: {}", reason);
+            }
+            return ICEBERG_JAVA.create(context);
+        }
+        return DataFileAppenders.of((ctx, file) -> NativeParquet.write(file)
+                .forTable(ctx.table())
+                .schema(ctx.schema())
+                .setAll(ctx.writeProperties())
+                .overwrite()
+                .build()).create(context);
+    }
+
+    private static Optional<String> refusal(DataFileContext context) {
+        if (context.format() != FileFormat.PARQUET) {
+            return Optional.of("the data file format is " + context.format() + ", not PARQUET");
+        }
+        Optional<String> schema = NativeParquet.unsupported(context.schema());
+        if (schema.isPresent()) {
+            return schema;
+        }
+        List<RowType.RowField> input = context.flinkType().getFields();
+        List<RowType.RowField> laidOut = NativeParquetWriter.flinkType(context.schema()).getFields();
+        if (input.size() != laidOut.size()) {
+            return Optional.of("the input rows have " + input.size() + " fields, the table " + laidOut.size());
+        }
+        for (int i = 0; i < input.size(); i++) {
+            LogicalType in = input.get(i).getType();
+            LogicalType out = laidOut.get(i).getType();
+            if (!in.copy(true).equals(out.copy(true))) {
+                return Optional.of("column '" + laidOut.get(i).getName() + "' arrives as " + in.asSummaryString()
+                        + ", the native writer writes it from " + out.asSummaryString());
+            }
+        }
+        return Optional.empty();
+    }
+}
