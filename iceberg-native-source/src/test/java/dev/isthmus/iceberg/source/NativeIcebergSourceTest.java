@@ -65,7 +65,7 @@ class NativeIcebergSourceTest {
     Path dir;
 
     @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
-    private static List<List<Object>> run(Source<RowData, ?, ?> source, Schema schema, int parallelism) {
+    static List<List<Object>> run(Source<RowData, ?, ?> source, Schema schema, int parallelism) {
         RowType type = FlinkSchemaUtil.convert(schema);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         List<List<Object>> rows = new ArrayList<>();

@@ -30,14 +30,21 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.parquet.Parquet;
 
-/** Iceberg tables in a Hadoop catalog in a temporary directory, written with Iceberg's own writers. */
+/** Iceberg tables in a Hadoop catalog (in a temporary directory, or on a Hadoop file system), written with Iceberg's own writers. */
 final class TestTables {
     private final String warehouse;
+    private final Configuration conf;
     private final HadoopCatalog catalog;
 
     TestTables(Path dir) {
-        this.warehouse = "file:" + dir.toAbsolutePath();
-        this.catalog = new HadoopCatalog(new Configuration(), warehouse);
+        this("file:" + dir.toAbsolutePath(), new Configuration());
+    }
+
+    /** Tables under {@code warehouse}, any Hadoop file system's URI (an {@code hdfs://} one, say). */
+    TestTables(String warehouse, Configuration conf) {
+        this.warehouse = warehouse;
+        this.conf = conf;
+        this.catalog = new HadoopCatalog(conf, warehouse);
     }
 
     Table create(String name, Schema schema, PartitionSpec spec, Map<String, String> properties) {
@@ -45,7 +52,7 @@ final class TestTables {
     }
 
     TableLoader loader(String name) {
-        return TableLoader.fromCatalog(CatalogLoader.hadoop("test", new Configuration(), Map.of("warehouse", warehouse)),
+        return TableLoader.fromCatalog(CatalogLoader.hadoop("test", conf, Map.of("warehouse", warehouse)),
                 TableIdentifier.of("db", name));
     }
 
