@@ -1,4 +1,4 @@
-package dev.isthmus.iceberg.source.sql;
+package dev.isthmus.iceberg.sql;
 
 import java.util.Map;
 import java.util.Optional;

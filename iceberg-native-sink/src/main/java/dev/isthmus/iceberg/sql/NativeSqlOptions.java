@@ -1,4 +1,4 @@
-package dev.isthmus.iceberg.source.sql;
+package dev.isthmus.iceberg.sql;
 
 import dev.isthmus.iceberg.source.NativeReadOptions;
 import java.util.HashMap;
@@ -6,12 +6,14 @@ import java.util.Map;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
- * The SQL options of the native source: catalog options (defaults for every table), Iceberg
+ * The SQL options of the native catalog: catalog options (defaults for every table), Iceberg
  * table properties, or {@code OPTIONS} hints, the later overriding the earlier.
  *
  * <ul>
- *   <li>{@value #NATIVE} (true): read through the native source; false reads with Iceberg's own;
- *   <li>{@value #STRICT} (false): fail on a task the native reader cannot read;
+ *   <li>{@value #NATIVE} (true): read through the native source and write through the native
+ *   sink; false reads and writes with Iceberg's own;
+ *   <li>{@value #STRICT} (false): fail on a task the native reader cannot read, and on a table
+ *   whose data files the native encoder cannot write, instead of falling back;
  *   <li>{@value #BATCH_SIZE} (8192): rows per decoded batch;
  *   <li>{@value #LOCAL_READS} (true): the library reads {@code file:} locations itself.
  * </ul>
@@ -48,6 +50,14 @@ final class NativeSqlOptions {
 
     static boolean nativeReads(Map<String, String> options) {
         return PropertyUtil.propertyAsBoolean(options, NATIVE, true);
+    }
+
+    static boolean nativeWrites(Map<String, String> options) {
+        return PropertyUtil.propertyAsBoolean(options, NATIVE, true);
+    }
+
+    static boolean strict(Map<String, String> options) {
+        return PropertyUtil.propertyAsBoolean(options, STRICT, false);
     }
 
     static NativeReadOptions readOptions(Map<String, String> options) {

@@ -1,18 +1,23 @@
-package dev.isthmus.iceberg.source.sql;
+package dev.isthmus.iceberg.sql;
 
 import java.util.Map;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.iceberg.flink.FlinkDynamicTableFactory;
 
 /**
- * Iceberg's table factory whose sources read natively: tables of a {@link NativeFlinkCatalog}
- * get a {@link NativeTableSource} unless {@code isthmus.native} is false for them (or the query);
- * metadata tables ({@code t$snapshots}) and sinks stay Iceberg's.
+ * Iceberg's table factory whose tables are read and written natively: tables of a
+ * {@link NativeFlinkCatalog} get a {@link NativeTableSource} and a {@link NativeTableSink} unless
+ * {@code isthmus.native} is false for them (or the query); metadata tables ({@code t$snapshots})
+ * and Iceberg's dynamic sink ({@code use-dynamic-iceberg-sink}) stay Iceberg's.
  */
 final class NativeTableFactory extends FlinkDynamicTableFactory {
+    /** Iceberg's {@code FlinkCreateTableOptions.USE_DYNAMIC_ICEBERG_SINK}, whose class is package-private. */
+    private static final String DYNAMIC_SINK = "use-dynamic-iceberg-sink";
+
     private final NativeFlinkCatalog catalog;
     private final Map<String, String> nativeDefaults;
 
@@ -35,5 +40,18 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
                 .toList());
         return new NativeTableSource(catalog.tableLoader(path), physical, tableOptions,
                 context.getConfiguration(), NativeSqlOptions.readOptions(options));
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        Map<String, String> tableOptions = context.getCatalogTable().getOptions();
+        Map<String, String> options = NativeSqlOptions.merged(nativeDefaults, tableOptions);
+        ObjectPath path = context.getObjectIdentifier().toObjectPath();
+        if (!NativeSqlOptions.nativeWrites(options) || path.getObjectName().contains("$")
+                || Boolean.parseBoolean(tableOptions.get(DYNAMIC_SINK))) {
+            return super.createDynamicTableSink(context);
+        }
+        return new NativeTableSink(catalog.tableLoader(path), context.getCatalogTable().getResolvedSchema(),
+                context.getConfiguration(), tableOptions, NativeSqlOptions.strict(options));
     }
 }

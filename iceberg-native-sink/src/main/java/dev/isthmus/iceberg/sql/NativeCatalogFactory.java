@@ -1,4 +1,4 @@
-package dev.isthmus.iceberg.source.sql;
+package dev.isthmus.iceberg.sql;
 
 import java.net.URL;
 import java.nio.file.Files;
@@ -16,7 +16,8 @@ import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * The catalog type {@value #IDENTIFIER}: Iceberg's Flink catalog (the same options as type
- * {@code iceberg}) whose tables are read through the native source. Its options
+ * {@code iceberg}) whose tables are read through the native source and written through the
+ * native sink. Its options
  * {@code isthmus.*} ({@link NativeSqlOptions}) are the defaults for every table, which table
  * properties and {@code OPTIONS} hints override per table and per query.
  *

@@ -1,4 +1,4 @@
-package dev.isthmus.iceberg.source.sql;
+package dev.isthmus.iceberg.sql;
 
 import dev.isthmus.iceberg.source.NativeIcebergSource;
 import dev.isthmus.iceberg.source.NativeReadOptions;
