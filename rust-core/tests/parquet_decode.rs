@@ -1186,3 +1186,61 @@ fn unsupported_nested_fields_are_refused_up_front() {
     let rows = scan::rows(&bytes, project(&[4]), Mode::Local).unwrap();
     assert_eq!(rows, [["5"]]);
 }
+
+/// INTEGER(8) and INTEGER(16) columns (DuckDB's TINYINT and SMALLINT, arrow-rs's
+/// Int8 and Int16) are Iceberg ints: read as int32 or int64 when the expected
+/// schema asks, as Iceberg's reader does.
+#[test]
+fn narrow_signed_integers_widen_to_int_and_long() {
+    let mut rng = Rng::new(8);
+    let bytes8 = optional_values(&mut rng, |r, i| match i % 50 {
+        0 => i8::MIN as i32,
+        1 => i8::MAX as i32,
+        _ => r.below(256) as i32 - 128,
+    });
+    let shorts = optional_values(&mut rng, |r, i| match i % 50 {
+        0 => i16::MIN as i32,
+        1 => i16::MAX as i32,
+        _ => r.below(65536) as i32 - 32768,
+    });
+    let narrow = |name: &str, id: i32, converted: ConvertedType| SchemaElement {
+        converted_type: Some(converted),
+        ..leaf(name, PhysicalType::Int32, Repetition::Optional, id)
+    };
+    let cases = [
+        case(
+            narrow("b", 1, ConvertedType::Int8),
+            &bytes8,
+            Values::I32,
+            |v| v.to_string(),
+            E::Plain,
+        ),
+        case(
+            narrow("s", 2, ConvertedType::Int16),
+            &shorts,
+            Values::I32,
+            |v| v.to_string(),
+            E::Plain,
+        ),
+    ];
+    let bytes = write_cases(&cases, &Options::default());
+    for (wanted, name) in [(DataType::Int32, "int"), (DataType::Int64, "long")] {
+        let expected_schema = Field::new("t", DataType::Struct, false).with_children(vec![
+            Field::new("b", wanted.clone(), true),
+            Field::new("s", wanted.clone(), true),
+        ]);
+        let options = ScanOptions {
+            expected: Some(expected_schema),
+            ..project(&[1, 2])
+        };
+        let file = scan::open(&bytes, "narrow.parquet", Mode::Local).unwrap();
+        let (schema, _) = scan::batches(&file, &bytes, options.clone()).unwrap();
+        assert_eq!(schema.children[0].data_type, wanted, "{name}");
+        assert_eq!(schema.children[1].data_type, wanted, "{name}");
+        let rows = scan::rows(&bytes, options, Mode::Local).unwrap();
+        let expected: Vec<Vec<String>> = (0..ROWS)
+            .map(|r| vec![cases[0].expected[r].clone(), cases[1].expected[r].clone()])
+            .collect();
+        assert_rows(&rows, &expected, name);
+    }
+}

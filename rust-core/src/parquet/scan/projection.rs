@@ -211,6 +211,13 @@ fn evolve(node: &ArrowNode, wanted: &Field) -> Result<ArrowNode> {
         let widened = match (&file_type, &wanted_type, *conversion) {
             (a, b, _) if a == b => None,
             (DataType::Int32, DataType::Int64, Conversion::Int32) => Some(Conversion::Int32To64),
+            // INTEGER(8|16, signed), which Iceberg reads as int: the stored INT32 is the value.
+            (DataType::Int8, DataType::Int32, Conversion::Int32To8)
+            | (DataType::Int16, DataType::Int32, Conversion::Int32To16) => Some(Conversion::Int32),
+            (DataType::Int8, DataType::Int64, Conversion::Int32To8)
+            | (DataType::Int16, DataType::Int64, Conversion::Int32To16) => {
+                Some(Conversion::Int32To64)
+            }
             (DataType::Float32, DataType::Float64, Conversion::Float) => {
                 Some(Conversion::FloatToDouble)
             }
