@@ -1244,3 +1244,72 @@ fn narrow_signed_integers_widen_to_int_and_long() {
         assert_rows(&rows, &expected, name);
     }
 }
+
+/// TIMESTAMP(MILLIS) columns (arrow-rs's and DuckDB's millisecond timestamps,
+/// old Hive/Spark files) are Iceberg timestamps in microseconds: read as such
+/// when the expected schema asks, as Iceberg's reader does (millis * 1000).
+#[test]
+fn millisecond_timestamps_read_as_microseconds() {
+    let mut rng = Rng::new(9);
+    let millis = optional_values(&mut rng, |r, i| match i % 50 {
+        0 => -62_135_596_800_000i64,
+        1 => 253_402_300_799_999,
+        _ => r.below(4_000_000_000_000) as i64 - 2_000_000_000_000,
+    });
+    let timestamp = |name: &str, id: i32, adjusted: bool| SchemaElement {
+        logical_type: Some(LogicalType::Timestamp {
+            is_adjusted_to_utc: adjusted,
+            unit: TimeUnit::Millis,
+        }),
+        ..leaf(name, PhysicalType::Int64, Repetition::Optional, id)
+    };
+    let micros = |v: &i64| (v * 1000).to_string();
+    let cases = [
+        case(
+            timestamp("tz", 1, true),
+            &millis,
+            Values::I64,
+            micros,
+            E::Plain,
+        ),
+        case(
+            timestamp("local", 2, false),
+            &millis,
+            Values::I64,
+            micros,
+            E::Plain,
+        ),
+    ];
+    let bytes = write_cases(&cases, &Options::default());
+    let ts = |zone: Option<&str>| DataType::Timestamp {
+        unit: isthmus::arrow::TimeUnit::Microsecond,
+        timezone: zone.map(str::to_owned),
+    };
+    let expected_schema = Field::new("t", DataType::Struct, false).with_children(vec![
+        Field::new("tz", ts(Some("UTC")), true),
+        Field::new("local", ts(None), true),
+    ]);
+    let options = ScanOptions {
+        expected: Some(expected_schema),
+        ..project(&[1, 2])
+    };
+    let rows = scan::rows(&bytes, options, Mode::Local).unwrap();
+    let expected: Vec<Vec<String>> = (0..ROWS)
+        .map(|r| vec![cases[0].expected[r].clone(), cases[1].expected[r].clone()])
+        .collect();
+    assert_rows(&rows, &expected, "millis as micros");
+    // A zone mismatch is still refused.
+    let wrong_zone = ScanOptions {
+        expected: Some(
+            Field::new("t", DataType::Struct, false).with_children(vec![Field::new(
+                "tz",
+                ts(None),
+                true,
+            )]),
+        ),
+        ..project(&[1])
+    };
+    let file = scan::open(&bytes, "millis.parquet", Mode::Local).unwrap();
+    let err = scan::batches(&file, &bytes, wrong_zone).unwrap_err();
+    assert_eq!(err.status(), Status::Unsupported, "{err}");
+}

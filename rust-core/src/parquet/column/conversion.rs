@@ -30,6 +30,9 @@ pub enum Conversion {
     Int64ToDecimal,
     /// INT64 as stored.
     Int64,
+    /// INT64 TIMESTAMP(MILLIS) as microseconds, the unit of Iceberg's timestamp
+    /// (schema evolution: Iceberg reads such columns as timestamps).
+    Int64MillisToMicros,
     /// INT96 (nanoseconds of the day, then the Julian day) as nanoseconds since
     /// the epoch; instants outside int64's range wrap, as in arrow-rs.
     Int96ToNanos,
@@ -69,7 +72,7 @@ impl Conversion {
             Int32 | Int32To8 | Int32To16 | Int32To64 | TimeMillisToMicros | Int32ToDecimal => {
                 PhysicalType::Int32
             }
-            Int64 | Int64ToDecimal => PhysicalType::Int64,
+            Int64 | Int64MillisToMicros | Int64ToDecimal => PhysicalType::Int64,
             Int96ToNanos => PhysicalType::Int96,
             Float | FloatToDouble => PhysicalType::Float,
             Double => PhysicalType::Double,
@@ -85,9 +88,8 @@ impl Conversion {
             Int32To8 => Output::Fixed(1),
             Int32To16 => Output::Fixed(2),
             Int32 | Float => Output::Fixed(4),
-            Int32To64 | TimeMillisToMicros | Int64 | Int96ToNanos | FloatToDouble | Double => {
-                Output::Fixed(8)
-            }
+            Int32To64 | TimeMillisToMicros | Int64 | Int64MillisToMicros | Int96ToNanos
+            | FloatToDouble | Double => Output::Fixed(8),
             Int32ToDecimal | Int64ToDecimal | ByteArrayToDecimal | FixedLenToDecimal(_) => {
                 Output::Fixed(16)
             }

@@ -180,6 +180,11 @@ impl<'a> ValueDecoder<'a> {
             C::TimeMillisToMicros => {
                 self.convert(n, values, Self::read_i32, |v| i64::from(v) * 1000)?
             }
+            // Wrapping, like Iceberg's reader (millis * 1000), for the few
+            // instants outside int64 microseconds.
+            C::Int64MillisToMicros => {
+                self.convert(n, values, Self::read_i64, |v| v.wrapping_mul(1000))?
+            }
             C::Int32ToDecimal => self.convert(n, values, Self::read_i32, i128::from)?,
             C::Int64ToDecimal => self.convert(n, values, Self::read_i64, i128::from)?,
             C::FloatToDouble => {

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use crate::arrow::field::encode_metadata;
-use crate::arrow::{DataType, Field};
+use crate::arrow::{DataType, Field, TimeUnit};
 use crate::error::{Error, Result};
 use crate::parquet::arrow::{ArrowNode, NodeKind, FIELD_ID_KEY};
 use crate::parquet::column::{Conversion, LeafSpec};
@@ -218,6 +218,18 @@ fn evolve(node: &ArrowNode, wanted: &Field) -> Result<ArrowNode> {
             | (DataType::Int16, DataType::Int64, Conversion::Int32To16) => {
                 Some(Conversion::Int32To64)
             }
+            // TIMESTAMP(MILLIS), which Iceberg reads as a timestamp in micros.
+            (
+                DataType::Timestamp {
+                    unit: TimeUnit::Millisecond,
+                    timezone: a,
+                },
+                DataType::Timestamp {
+                    unit: TimeUnit::Microsecond,
+                    timezone: b,
+                },
+                Conversion::Int64,
+            ) if a == b => Some(Conversion::Int64MillisToMicros),
             (DataType::Float32, DataType::Float64, Conversion::Float) => {
                 Some(Conversion::FloatToDouble)
             }
