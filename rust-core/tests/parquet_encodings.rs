@@ -817,8 +817,8 @@ fn hand_stream(count: u8, width: u8, data: &[u8]) -> Vec<u8> {
 #[test]
 fn delta_rejects_malformed_streams() {
     expect_corrupt(
-        delta_decode::<i32>(&hand_stream(3, 33, &[0; 132]), 3, 8),
-        "bit width 33 exceeds 32",
+        delta_decode::<i32>(&hand_stream(3, 65, &[0; 300]), 3, 8),
+        "bit width 65 exceeds 64",
     );
     expect_corrupt(
         delta_decode::<i64>(&hand_stream(3, 65, &[0; 300]), 3, 8),
@@ -1193,4 +1193,23 @@ fn rle_runs_can_be_skipped_without_materialising_them() {
     let mut zeros = LevelDecoder::v2(0, 5, &[]).unwrap();
     assert!(!zeros.skip_run_of(1, 5).unwrap());
     assert!(zeros.skip_run_of(0, 5).unwrap());
+}
+
+/// DuckDB computes INT32 deltas in 64 bits, so a block going from i32::MIN to
+/// i32::MAX has a 33-bit miniblock; parquet-java reads it (in longs), and so
+/// must the decoder: sums wrap to the same INT32 values.
+#[test]
+fn delta_int32_with_33_bit_miniblocks() {
+    // Header: block 32, 1 miniblock, 3 values, first value i32::MIN (zigzag
+    // 2^32 - 1). Block: min delta -1 (zigzag 1), width 33; deltas minus the
+    // minimum: 2^32 (+(2^32 - 1), to i32::MAX) and 0 (-1, to i32::MAX - 1).
+    let mut bytes = vec![32, 1, 3];
+    bytes.extend([0xff, 0xff, 0xff, 0xff, 0x0f]);
+    bytes.extend([1, 33]);
+    let mut packed = vec![0u8; 4 * 33];
+    // Value 0 (bits 0..33) is 2^32: bit 32 set.
+    packed[4] = 1;
+    bytes.extend(packed);
+    let values = delta_decode::<i32>(&bytes, 3, 8).unwrap();
+    assert_eq!(values, [i32::MIN, i32::MAX, i32::MAX - 1]);
 }
