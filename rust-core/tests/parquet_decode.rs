@@ -1313,3 +1313,74 @@ fn millisecond_timestamps_read_as_microseconds() {
     let err = scan::batches(&file, &bytes, wrong_zone).unwrap_err();
     assert_eq!(err.status(), Status::Unsupported, "{err}");
 }
+
+/// INT96 timestamps (Spark's default) are Iceberg timestamptz values: read as
+/// microseconds when the expected schema asks, as Iceberg computes them
+/// (`ParquetUtil.extractTimestampInt96`: days in micros plus nanos of the day
+/// truncated to micros).
+#[test]
+fn int96_timestamps_read_as_microseconds() {
+    let mut rng = Rng::new(10);
+    // (Julian day, nanoseconds of the day)
+    let instants = optional_values(&mut rng, |r, i| match i % 50 {
+        0 => (2_440_588i32, 0i64),
+        1 => (2_440_587, 86_399_999_999_999),
+        2 => (1_721_426, 999), // 0001-01-01, sub-microsecond part dropped
+        _ => (
+            2_400_000 + r.below(100_000) as i32,
+            r.below(86_400_000_000_000) as i64,
+        ),
+    });
+    let encoded: Vec<Option<[u8; 12]>> = instants
+        .iter()
+        .map(|v| {
+            v.map(|(day, nanos)| {
+                let mut b = [0u8; 12];
+                b[..8].copy_from_slice(&nanos.to_le_bytes());
+                b[8..].copy_from_slice(&day.to_le_bytes());
+                b
+            })
+        })
+        .collect();
+    let micros = |b: &[u8; 12]| {
+        let nanos = i64::from_le_bytes(b[..8].try_into().unwrap());
+        let day = i64::from(i32::from_le_bytes(b[8..].try_into().unwrap()));
+        ((day - 2_440_588) * 86_400_000_000 + nanos / 1000).to_string()
+    };
+    let cases = [case(
+        leaf("ts", PhysicalType::Int96, Repetition::Optional, 1),
+        &encoded,
+        Values::I96,
+        micros,
+        E::Plain,
+    )];
+    let bytes = write_cases(&cases, &Options::default());
+    let ts = |unit| DataType::Timestamp {
+        unit,
+        timezone: Some("UTC".to_owned()),
+    };
+    let expected_schema = Field::new("t", DataType::Struct, false).with_children(vec![Field::new(
+        "ts",
+        ts(isthmus::arrow::TimeUnit::Microsecond),
+        true,
+    )]);
+    let options = ScanOptions {
+        expected: Some(expected_schema),
+        ..project(&[1])
+    };
+    let file = scan::open(&bytes, "int96.parquet", Mode::Local).unwrap();
+    let (schema, _) = scan::batches(&file, &bytes, options.clone()).unwrap();
+    assert_eq!(
+        schema.children[0].data_type,
+        ts(isthmus::arrow::TimeUnit::Microsecond)
+    );
+    let rows = scan::rows(&bytes, options, Mode::Local).unwrap();
+    let expected: Vec<Vec<String>> = cases[0].expected.iter().map(|v| vec![v.clone()]).collect();
+    assert_rows(&rows, &expected, "INT96 as micros");
+    // Without an expected schema INT96 stays nanoseconds.
+    let (schema, _) = scan::batches(&file, &bytes, project(&[1])).unwrap();
+    assert_eq!(
+        schema.children[0].data_type,
+        ts(isthmus::arrow::TimeUnit::Nanosecond)
+    );
+}

@@ -230,6 +230,18 @@ fn evolve(node: &ArrowNode, wanted: &Field) -> Result<ArrowNode> {
                 },
                 Conversion::Int64,
             ) if a == b => Some(Conversion::Int64MillisToMicros),
+            // INT96 (Spark's default timestamps), which Iceberg reads as timestamptz.
+            (
+                DataType::Timestamp {
+                    unit: TimeUnit::Nanosecond,
+                    timezone: a,
+                },
+                DataType::Timestamp {
+                    unit: TimeUnit::Microsecond,
+                    timezone: b,
+                },
+                Conversion::Int96ToNanos,
+            ) if a == b => Some(Conversion::Int96ToMicros),
             (DataType::Float32, DataType::Float64, Conversion::Float) => {
                 Some(Conversion::FloatToDouble)
             }
