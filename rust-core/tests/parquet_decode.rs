@@ -1186,3 +1186,201 @@ fn unsupported_nested_fields_are_refused_up_front() {
     let rows = scan::rows(&bytes, project(&[4]), Mode::Local).unwrap();
     assert_eq!(rows, [["5"]]);
 }
+
+/// INTEGER(8) and INTEGER(16) columns (DuckDB's TINYINT and SMALLINT, arrow-rs's
+/// Int8 and Int16) are Iceberg ints: read as int32 or int64 when the expected
+/// schema asks, as Iceberg's reader does.
+#[test]
+fn narrow_signed_integers_widen_to_int_and_long() {
+    let mut rng = Rng::new(8);
+    let bytes8 = optional_values(&mut rng, |r, i| match i % 50 {
+        0 => i8::MIN as i32,
+        1 => i8::MAX as i32,
+        _ => r.below(256) as i32 - 128,
+    });
+    let shorts = optional_values(&mut rng, |r, i| match i % 50 {
+        0 => i16::MIN as i32,
+        1 => i16::MAX as i32,
+        _ => r.below(65536) as i32 - 32768,
+    });
+    let narrow = |name: &str, id: i32, converted: ConvertedType| SchemaElement {
+        converted_type: Some(converted),
+        ..leaf(name, PhysicalType::Int32, Repetition::Optional, id)
+    };
+    let cases = [
+        case(
+            narrow("b", 1, ConvertedType::Int8),
+            &bytes8,
+            Values::I32,
+            |v| v.to_string(),
+            E::Plain,
+        ),
+        case(
+            narrow("s", 2, ConvertedType::Int16),
+            &shorts,
+            Values::I32,
+            |v| v.to_string(),
+            E::Plain,
+        ),
+    ];
+    let bytes = write_cases(&cases, &Options::default());
+    for (wanted, name) in [(DataType::Int32, "int"), (DataType::Int64, "long")] {
+        let expected_schema = Field::new("t", DataType::Struct, false).with_children(vec![
+            Field::new("b", wanted.clone(), true),
+            Field::new("s", wanted.clone(), true),
+        ]);
+        let options = ScanOptions {
+            expected: Some(expected_schema),
+            ..project(&[1, 2])
+        };
+        let file = scan::open(&bytes, "narrow.parquet", Mode::Local).unwrap();
+        let (schema, _) = scan::batches(&file, &bytes, options.clone()).unwrap();
+        assert_eq!(schema.children[0].data_type, wanted, "{name}");
+        assert_eq!(schema.children[1].data_type, wanted, "{name}");
+        let rows = scan::rows(&bytes, options, Mode::Local).unwrap();
+        let expected: Vec<Vec<String>> = (0..ROWS)
+            .map(|r| vec![cases[0].expected[r].clone(), cases[1].expected[r].clone()])
+            .collect();
+        assert_rows(&rows, &expected, name);
+    }
+}
+
+/// TIMESTAMP(MILLIS) columns (arrow-rs's and DuckDB's millisecond timestamps,
+/// old Hive/Spark files) are Iceberg timestamps in microseconds: read as such
+/// when the expected schema asks, as Iceberg's reader does (millis * 1000).
+#[test]
+fn millisecond_timestamps_read_as_microseconds() {
+    let mut rng = Rng::new(9);
+    let millis = optional_values(&mut rng, |r, i| match i % 50 {
+        0 => -62_135_596_800_000i64,
+        1 => 253_402_300_799_999,
+        _ => r.below(4_000_000_000_000) as i64 - 2_000_000_000_000,
+    });
+    let timestamp = |name: &str, id: i32, adjusted: bool| SchemaElement {
+        logical_type: Some(LogicalType::Timestamp {
+            is_adjusted_to_utc: adjusted,
+            unit: TimeUnit::Millis,
+        }),
+        ..leaf(name, PhysicalType::Int64, Repetition::Optional, id)
+    };
+    let micros = |v: &i64| (v * 1000).to_string();
+    let cases = [
+        case(
+            timestamp("tz", 1, true),
+            &millis,
+            Values::I64,
+            micros,
+            E::Plain,
+        ),
+        case(
+            timestamp("local", 2, false),
+            &millis,
+            Values::I64,
+            micros,
+            E::Plain,
+        ),
+    ];
+    let bytes = write_cases(&cases, &Options::default());
+    let ts = |zone: Option<&str>| DataType::Timestamp {
+        unit: isthmus::arrow::TimeUnit::Microsecond,
+        timezone: zone.map(str::to_owned),
+    };
+    let expected_schema = Field::new("t", DataType::Struct, false).with_children(vec![
+        Field::new("tz", ts(Some("UTC")), true),
+        Field::new("local", ts(None), true),
+    ]);
+    let options = ScanOptions {
+        expected: Some(expected_schema),
+        ..project(&[1, 2])
+    };
+    let rows = scan::rows(&bytes, options, Mode::Local).unwrap();
+    let expected: Vec<Vec<String>> = (0..ROWS)
+        .map(|r| vec![cases[0].expected[r].clone(), cases[1].expected[r].clone()])
+        .collect();
+    assert_rows(&rows, &expected, "millis as micros");
+    // A zone mismatch is still refused.
+    let wrong_zone = ScanOptions {
+        expected: Some(
+            Field::new("t", DataType::Struct, false).with_children(vec![Field::new(
+                "tz",
+                ts(None),
+                true,
+            )]),
+        ),
+        ..project(&[1])
+    };
+    let file = scan::open(&bytes, "millis.parquet", Mode::Local).unwrap();
+    let err = scan::batches(&file, &bytes, wrong_zone).unwrap_err();
+    assert_eq!(err.status(), Status::Unsupported, "{err}");
+}
+
+/// INT96 timestamps (Spark's default) are Iceberg timestamptz values: read as
+/// microseconds when the expected schema asks, as Iceberg computes them
+/// (`ParquetUtil.extractTimestampInt96`: days in micros plus nanos of the day
+/// truncated to micros).
+#[test]
+fn int96_timestamps_read_as_microseconds() {
+    let mut rng = Rng::new(10);
+    // (Julian day, nanoseconds of the day)
+    let instants = optional_values(&mut rng, |r, i| match i % 50 {
+        0 => (2_440_588i32, 0i64),
+        1 => (2_440_587, 86_399_999_999_999),
+        2 => (1_721_426, 999), // 0001-01-01, sub-microsecond part dropped
+        _ => (
+            2_400_000 + r.below(100_000) as i32,
+            r.below(86_400_000_000_000) as i64,
+        ),
+    });
+    let encoded: Vec<Option<[u8; 12]>> = instants
+        .iter()
+        .map(|v| {
+            v.map(|(day, nanos)| {
+                let mut b = [0u8; 12];
+                b[..8].copy_from_slice(&nanos.to_le_bytes());
+                b[8..].copy_from_slice(&day.to_le_bytes());
+                b
+            })
+        })
+        .collect();
+    let micros = |b: &[u8; 12]| {
+        let nanos = i64::from_le_bytes(b[..8].try_into().unwrap());
+        let day = i64::from(i32::from_le_bytes(b[8..].try_into().unwrap()));
+        ((day - 2_440_588) * 86_400_000_000 + nanos / 1000).to_string()
+    };
+    let cases = [case(
+        leaf("ts", PhysicalType::Int96, Repetition::Optional, 1),
+        &encoded,
+        Values::I96,
+        micros,
+        E::Plain,
+    )];
+    let bytes = write_cases(&cases, &Options::default());
+    let ts = |unit| DataType::Timestamp {
+        unit,
+        timezone: Some("UTC".to_owned()),
+    };
+    let expected_schema = Field::new("t", DataType::Struct, false).with_children(vec![Field::new(
+        "ts",
+        ts(isthmus::arrow::TimeUnit::Microsecond),
+        true,
+    )]);
+    let options = ScanOptions {
+        expected: Some(expected_schema),
+        ..project(&[1])
+    };
+    let file = scan::open(&bytes, "int96.parquet", Mode::Local).unwrap();
+    let (schema, _) = scan::batches(&file, &bytes, options.clone()).unwrap();
+    assert_eq!(
+        schema.children[0].data_type,
+        ts(isthmus::arrow::TimeUnit::Microsecond)
+    );
+    let rows = scan::rows(&bytes, options, Mode::Local).unwrap();
+    let expected: Vec<Vec<String>> = cases[0].expected.iter().map(|v| vec![v.clone()]).collect();
+    assert_rows(&rows, &expected, "INT96 as micros");
+    // Without an expected schema INT96 stays nanoseconds.
+    let (schema, _) = scan::batches(&file, &bytes, project(&[1])).unwrap();
+    assert_eq!(
+        schema.children[0].data_type,
+        ts(isthmus::arrow::TimeUnit::Nanosecond)
+    );
+}

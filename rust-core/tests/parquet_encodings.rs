@@ -246,6 +246,32 @@ fn rle_boolean_framing() {
     );
 }
 
+/// A bit-packed run may declare more values than are left: DuckDB pads its last
+/// run of levels to its vector size (2048 values). Like parquet-java and
+/// arrow-rs, the decoder reads what it needs and ignores the rest.
+#[test]
+fn rle_bit_packed_run_longer_than_the_values_left_is_read_in_part() {
+    // 16 values declared (two groups), 5 wanted: 1,0,1,1,0 then padding.
+    assert_eq!(
+        rle_decode(&[5, 0b1100_1101, 0xff], 1, 5, 64).unwrap(),
+        [1, 0, 1, 1, 0]
+    );
+    // 256 values of 2 bits declared, 236 wanted, after an RLE run of 8.
+    let mut data = vec![16, 3, 32 << 1 | 1];
+    data.extend((0..64).map(|i| (i % 256) as u8));
+    let values = rle_decode(&data, 2, 8 + 236, 100).unwrap();
+    assert_eq!(&values[..8], &[3; 8]);
+    for (i, v) in values[8..].iter().enumerate() {
+        assert_eq!(
+            *v,
+            u32::from((i / 4) as u8) >> (2 * (i % 4)) & 3,
+            "value {i}"
+        );
+    }
+    // Bytes short of what is wanted are still an error.
+    expect_corrupt(rle_decode(&[5, 0], 1, 9, 64), "ends after 8 of the values");
+}
+
 #[test]
 fn rle_rejects_malformed_runs() {
     let read = |data: &[u8], width: u8, n: usize| rle_decode(data, width, n, 64);
@@ -255,8 +281,6 @@ fn rle_rejects_malformed_runs() {
         read(&[20, 1], 1, 5),
         "RLE run of 10 values at byte 0 exceeds the 5 values left",
     );
-    // Bit-packed run of 16 values when 5 remain (8 would be padding).
-    expect_corrupt(read(&[5, 0, 0], 1, 5), "bit-packed run of 16 values");
     // RLE value that does not fit the width.
     expect_corrupt(read(&[2, 9], 3, 1), "RLE value 9 at byte 0 does not fit");
     // Truncated RLE value, missing runs, over-long header.
@@ -793,8 +817,8 @@ fn hand_stream(count: u8, width: u8, data: &[u8]) -> Vec<u8> {
 #[test]
 fn delta_rejects_malformed_streams() {
     expect_corrupt(
-        delta_decode::<i32>(&hand_stream(3, 33, &[0; 132]), 3, 8),
-        "bit width 33 exceeds 32",
+        delta_decode::<i32>(&hand_stream(3, 65, &[0; 300]), 3, 8),
+        "bit width 65 exceeds 64",
     );
     expect_corrupt(
         delta_decode::<i64>(&hand_stream(3, 65, &[0; 300]), 3, 8),
@@ -1169,4 +1193,23 @@ fn rle_runs_can_be_skipped_without_materialising_them() {
     let mut zeros = LevelDecoder::v2(0, 5, &[]).unwrap();
     assert!(!zeros.skip_run_of(1, 5).unwrap());
     assert!(zeros.skip_run_of(0, 5).unwrap());
+}
+
+/// DuckDB computes INT32 deltas in 64 bits, so a block going from i32::MIN to
+/// i32::MAX has a 33-bit miniblock; parquet-java reads it (in longs), and so
+/// must the decoder: sums wrap to the same INT32 values.
+#[test]
+fn delta_int32_with_33_bit_miniblocks() {
+    // Header: block 32, 1 miniblock, 3 values, first value i32::MIN (zigzag
+    // 2^32 - 1). Block: min delta -1 (zigzag 1), width 33; deltas minus the
+    // minimum: 2^32 (+(2^32 - 1), to i32::MAX) and 0 (-1, to i32::MAX - 1).
+    let mut bytes = vec![32, 1, 3];
+    bytes.extend([0xff, 0xff, 0xff, 0xff, 0x0f]);
+    bytes.extend([1, 33]);
+    let mut packed = vec![0u8; 4 * 33];
+    // Value 0 (bits 0..33) is 2^32: bit 32 set.
+    packed[4] = 1;
+    bytes.extend(packed);
+    let values = delta_decode::<i32>(&bytes, 3, 8).unwrap();
+    assert_eq!(values, [i32::MIN, i32::MAX, i32::MAX - 1]);
 }

@@ -30,9 +30,16 @@ pub enum Conversion {
     Int64ToDecimal,
     /// INT64 as stored.
     Int64,
+    /// INT64 TIMESTAMP(MILLIS) as microseconds, the unit of Iceberg's timestamp
+    /// (schema evolution: Iceberg reads such columns as timestamps).
+    Int64MillisToMicros,
     /// INT96 (nanoseconds of the day, then the Julian day) as nanoseconds since
     /// the epoch; instants outside int64's range wrap, as in arrow-rs.
     Int96ToNanos,
+    /// INT96 as microseconds since the epoch, as Iceberg's readers read it into
+    /// its timestamptz (`ParquetUtil.extractTimestampInt96`: Julian days in
+    /// micros plus nanoseconds of the day truncated to micros).
+    Int96ToMicros,
     Float,
     /// FLOAT widened: a float column read as a double (schema evolution).
     FloatToDouble,
@@ -69,8 +76,8 @@ impl Conversion {
             Int32 | Int32To8 | Int32To16 | Int32To64 | TimeMillisToMicros | Int32ToDecimal => {
                 PhysicalType::Int32
             }
-            Int64 | Int64ToDecimal => PhysicalType::Int64,
-            Int96ToNanos => PhysicalType::Int96,
+            Int64 | Int64MillisToMicros | Int64ToDecimal => PhysicalType::Int64,
+            Int96ToNanos | Int96ToMicros => PhysicalType::Int96,
             Float | FloatToDouble => PhysicalType::Float,
             Double => PhysicalType::Double,
             ByteArray | Utf8 | ByteArrayToDecimal => PhysicalType::ByteArray,
@@ -85,9 +92,8 @@ impl Conversion {
             Int32To8 => Output::Fixed(1),
             Int32To16 => Output::Fixed(2),
             Int32 | Float => Output::Fixed(4),
-            Int32To64 | TimeMillisToMicros | Int64 | Int96ToNanos | FloatToDouble | Double => {
-                Output::Fixed(8)
-            }
+            Int32To64 | TimeMillisToMicros | Int64 | Int64MillisToMicros | Int96ToNanos
+            | Int96ToMicros | FloatToDouble | Double => Output::Fixed(8),
             Int32ToDecimal | Int64ToDecimal | ByteArrayToDecimal | FixedLenToDecimal(_) => {
                 Output::Fixed(16)
             }
@@ -106,6 +112,17 @@ pub fn int96_to_nanos(value: &[u8; 12]) -> i64 {
     (day - JULIAN_UNIX_EPOCH)
         .wrapping_mul(NANOS_PER_DAY)
         .wrapping_add(nanos)
+}
+
+/// An INT96 timestamp in microseconds since the epoch, as Iceberg computes it
+/// (wrapping where Java would saturate, for days no writer produces).
+pub fn int96_to_micros(value: &[u8; 12]) -> i64 {
+    let (nanos, day) = value.split_at(8);
+    let nanos = i64::from_le_bytes(nanos.try_into().unwrap_or_default());
+    let day = i64::from(i32::from_le_bytes(day.try_into().unwrap_or_default()));
+    (day - JULIAN_UNIX_EPOCH)
+        .wrapping_mul(NANOS_PER_DAY / 1000)
+        .wrapping_add(nanos / 1000)
 }
 
 /// A big-endian two's-complement integer of 1 to 16 bytes (or longer, if the

@@ -9,7 +9,9 @@
 use std::mem::size_of;
 
 use super::batch::LeafBatch;
-use super::conversion::{check_utf8, decimal_from_be, int96_to_nanos, Conversion, Output};
+use super::conversion::{
+    check_utf8, decimal_from_be, int96_to_micros, int96_to_nanos, Conversion, Output,
+};
 use super::dictionary::Dictionary;
 use super::plain_bytes::PlainByteArrays;
 use crate::arrow::buffer::NativeType;
@@ -180,12 +182,20 @@ impl<'a> ValueDecoder<'a> {
             C::TimeMillisToMicros => {
                 self.convert(n, values, Self::read_i32, |v| i64::from(v) * 1000)?
             }
+            // Wrapping, like Iceberg's reader (millis * 1000), for the few
+            // instants outside int64 microseconds.
+            C::Int64MillisToMicros => {
+                self.convert(n, values, Self::read_i64, |v| v.wrapping_mul(1000))?
+            }
             C::Int32ToDecimal => self.convert(n, values, Self::read_i32, i128::from)?,
             C::Int64ToDecimal => self.convert(n, values, Self::read_i64, i128::from)?,
             C::FloatToDouble => {
                 self.convert(n, values, Self::read_fixed_width::<f32>, f64::from)?
             }
             C::Int96ToNanos => self.convert(n, values, Self::read_int96, |v| int96_to_nanos(&v))?,
+            C::Int96ToMicros => {
+                self.convert(n, values, Self::read_int96, |v| int96_to_micros(&v))?
+            }
             C::FixedLenToDecimal(width) => {
                 let read = |d: &mut Self, out: &mut [[u8; 16]]| d.read_fixed_decimal(width, out);
                 let slot = fixed_slots::<i128>(values, n)?;

@@ -11,9 +11,11 @@
 //! The spec asks for blocks of a multiple of 128 values in miniblocks of a
 //! multiple of 32; the decoder accepts any multiple of 8, as parquet-java does.
 //!
-//! Deltas are computed in the column's width with wrapping arithmetic (an
-//! INT32 delta of `i32::MAX - i32::MIN` wraps to -1), so bit widths never
-//! exceed 32 for INT32 and 64 for INT64. The last block may end early: its
+//! The spec computes deltas in the column's width with wrapping arithmetic (an
+//! INT32 delta of `i32::MAX - i32::MIN` wraps to -1), so bit widths need not
+//! exceed 32 for INT32. DuckDB computes INT32 deltas in 64 bits and writes
+//! widths up to 33; parquet-java decodes every width up to 64 in `long`s, and
+//! so does this decoder (the sums wrap the same way). The last block may end early: its
 //! unused miniblocks keep their width bytes but have no data, while the last
 //! used miniblock is padded to full size.
 //!
@@ -264,10 +266,10 @@ impl<'a, T: DeltaInt> DeltaBinaryPackedDecoder<'a, T> {
             self.next_miniblock = 0;
         }
         let width = usize::from(self.widths[self.next_miniblock]);
-        if width > T::BITS {
+        // 64, not T::BITS: see the module documentation (DuckDB's INT32 widths).
+        if width > 64 {
             return Err(corrupt(format_args!(
-                "miniblock bit width {width} exceeds {} in the block ending before byte {}",
-                T::BITS,
+                "miniblock bit width {width} exceeds 64 in the block ending before byte {}",
                 self.pos
             )));
         }

@@ -193,14 +193,12 @@ impl<'a> RleDecoder<'a> {
             self.unclaimed -= count;
         } else {
             // `count` is below 2^31, so these products fit in 64 bits.
+            // A run may declare more values than are left: DuckDB pads its last
+            // run of levels to a multiple of its vector size (2048 values).
+            // parquet-java and arrow-rs read what they need and ignore the rest,
+            // and so does this decoder.
             let values = count as u64 * 8;
             let claimed = values.min(self.unclaimed as u64) as usize;
-            if values - claimed as u64 >= 8 {
-                return Err(self.error(format_args!(
-                    "bit-packed run of {values} values at byte {start} exceeds the {} values left",
-                    self.unclaimed
-                )));
-            }
             let run_bytes = count as u64 * self.bit_width as u64;
             let available =
                 (self.data.len() - self.pos).min(usize::try_from(run_bytes).unwrap_or(usize::MAX));
@@ -212,7 +210,9 @@ impl<'a> RleDecoder<'a> {
                 .checked_div(self.bit_width)
                 .map_or(claimed, |fit| claimed.min(fit));
             self.packed_left = usable;
-            self.unclaimed -= claimed;
+            // Values whose bytes are missing stay unclaimed: the next header
+            // read reports where the data ended.
+            self.unclaimed -= usable;
         }
         Ok(())
     }

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use crate::arrow::field::encode_metadata;
-use crate::arrow::{DataType, Field};
+use crate::arrow::{DataType, Field, TimeUnit};
 use crate::error::{Error, Result};
 use crate::parquet::arrow::{ArrowNode, NodeKind, FIELD_ID_KEY};
 use crate::parquet::column::{Conversion, LeafSpec};
@@ -211,6 +211,37 @@ fn evolve(node: &ArrowNode, wanted: &Field) -> Result<ArrowNode> {
         let widened = match (&file_type, &wanted_type, *conversion) {
             (a, b, _) if a == b => None,
             (DataType::Int32, DataType::Int64, Conversion::Int32) => Some(Conversion::Int32To64),
+            // INTEGER(8|16, signed), which Iceberg reads as int: the stored INT32 is the value.
+            (DataType::Int8, DataType::Int32, Conversion::Int32To8)
+            | (DataType::Int16, DataType::Int32, Conversion::Int32To16) => Some(Conversion::Int32),
+            (DataType::Int8, DataType::Int64, Conversion::Int32To8)
+            | (DataType::Int16, DataType::Int64, Conversion::Int32To16) => {
+                Some(Conversion::Int32To64)
+            }
+            // TIMESTAMP(MILLIS), which Iceberg reads as a timestamp in micros.
+            (
+                DataType::Timestamp {
+                    unit: TimeUnit::Millisecond,
+                    timezone: a,
+                },
+                DataType::Timestamp {
+                    unit: TimeUnit::Microsecond,
+                    timezone: b,
+                },
+                Conversion::Int64,
+            ) if a == b => Some(Conversion::Int64MillisToMicros),
+            // INT96 (Spark's default timestamps), which Iceberg reads as timestamptz.
+            (
+                DataType::Timestamp {
+                    unit: TimeUnit::Nanosecond,
+                    timezone: a,
+                },
+                DataType::Timestamp {
+                    unit: TimeUnit::Microsecond,
+                    timezone: b,
+                },
+                Conversion::Int96ToNanos,
+            ) if a == b => Some(Conversion::Int96ToMicros),
             (DataType::Float32, DataType::Float64, Conversion::Float) => {
                 Some(Conversion::FloatToDouble)
             }
