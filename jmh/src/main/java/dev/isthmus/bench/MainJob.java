@@ -1,160 +1,272 @@
 package dev.isthmus.bench;
 
-import dev.isthmus.ffm.Codec;
 import dev.isthmus.ffm.NativeLibrary;
-import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
+import dev.isthmus.iceberg.sink.NativeIcebergSink;
+import dev.isthmus.iceberg.source.NativeIcebergSource;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.iceberg.DistributionMode;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.FlinkSink;
+import org.apache.iceberg.flink.source.IcebergSource;
 
 /**
- * The README's main job, at the stage the project has reached:
+ * The README's main job: an embedded Flink MiniCluster and a Hadoop catalog in a local warehouse.
  * <ol>
- *   <li>writes N Nexmark bids (default 2,000,000) with Iceberg's own Parquet writer and reads
- *   them back with Iceberg's Flink reader and with the native decoder (through Flink's columnar
- *   rows), checking that both see the same values and printing the times;</li>
- *   <li>round-trips a generated file of bids through every native codec, checking the bytes.</li>
+ *   <li>generates N Nexmark-like bids (default 2,000,000; deterministic by seed);</li>
+ *   <li>writes them to two tables bucketed 4 ways by bidder, one through Iceberg's own sink and
+ *   one through the native sink;</li>
+ *   <li>reads each table back through Iceberg's own source and through the native source;</li>
+ *   <li>checks that the four reads agree with each other and with the generated bids (row count
+ *   and an order-independent checksum of every value);</li>
+ *   <li>prints elapsed time, rows/s and the native/stock ratios.</li>
  * </ol>
- * It grows into the full Flink write/read job as the source and sink land (docs/roadmap.md).
  */
 public final class MainJob {
+    private static final Namespace NAMESPACE = Namespace.of("main_job");
+    /** Rows generated or read so far by the running job (the MiniCluster shares this JVM). */
+    private static final AtomicLong PROGRESS = new AtomicLong();
+
     private MainJob() {}
 
-    record Options(long rows, long sizeMiB, List<Codec> codecs, Path dir, long seed) {}
+    record Options(long rows, int parallelism, Path warehouse, long seed) {}
 
-    public static void main(String[] args) throws IOException {
+    /** One timed job: what it did, how long it took, and the checksum of what it read. */
+    record Step(String name, long nanos, long rows, long checksum) {
+        double rowsPerSecond() {
+            return rows / (nanos / 1e9);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
         Options options = parse(args);
-        System.out.printf(Locale.ROOT, "Isthmus %s main job%n", NativeLibrary.version());
-        boolean decoded = decode(options);
-        boolean coded = codecs(options);
-        if (!decoded || !coded) {
-            System.err.println("FAILED: see the mismatches above");
+        System.out.printf(Locale.ROOT, "Isthmus %s main job: %,d bids, parallelism %d, warehouse %s%n",
+                NativeLibrary.version(), options.rows(), options.parallelism(), options.warehouse());
+        Files.createDirectories(options.warehouse());
+        CatalogLoader catalogLoader = CatalogLoader.hadoop("main_job", new org.apache.hadoop.conf.Configuration(),
+                Map.of("warehouse", options.warehouse().toUri().toString()));
+        TableLoader stockTable = createTable(catalogLoader, "bids_stock");
+        TableLoader nativeTable = createTable(catalogLoader, "bids_native");
+        long expected = NexmarkBidRows.checksum(options.rows(), options.seed());
+
+        List<Step> steps = new ArrayList<>();
+        try (MiniCluster cluster = startCluster(options.parallelism())) {
+            steps.add(write(cluster, options, "write: Iceberg's FlinkSink", stream -> FlinkSink.forRowData(stream)
+                    .tableLoader(stockTable).distributionMode(DistributionMode.NONE)
+                    .writeParallelism(options.parallelism()).append()));
+            steps.add(write(cluster, options, "write: Isthmus native sink", stream -> NativeIcebergSink.forRowData(stream)
+                    .tableLoader(nativeTable).distributionMode(DistributionMode.NONE)
+                    .writeParallelism(options.parallelism()).append()));
+            for (var table : List.of(Map.entry("stock", stockTable), Map.entry("native", nativeTable))) {
+                steps.add(read(cluster, options, "read " + table.getKey() + "-written: Iceberg's IcebergSource",
+                        IcebergSource.forRowData().tableLoader(table.getValue().clone()).build()));
+                steps.add(read(cluster, options, "read " + table.getKey() + "-written: Isthmus native source",
+                        NativeIcebergSource.forRowData().tableLoader(table.getValue().clone()).strict(true).build()));
+            }
+        }
+        boolean agree = report(steps, options.rows(), expected);
+        if (!agree) {
+            System.err.println("FAILED: the reads do not agree (see above)");
             System.exit(1);
         }
     }
 
-    /** Iceberg's Flink reader and the native decoder over the same Iceberg-written file. */
-    private static boolean decode(Options options) throws IOException {
-        System.out.printf(Locale.ROOT, "%n1. decode %,d bids written by Iceberg (zstd, table defaults)%n", options.rows());
-        System.out.println("   writing the file (once; cached under " + System.getProperty("java.io.tmpdir") + ") ...");
-        Path file = BidsParquetFile.ensure(options.rows(), options.seed());
-        long stockSum = 0;
-        long nativeSum = 0;
-        long stockBest = Long.MAX_VALUE;
-        long nativeBest = Long.MAX_VALUE;
-        for (int run = 1; run <= 3; run++) {
-            System.out.printf(Locale.ROOT, "   run %d/3 ...%n", run);
-            long t0 = System.nanoTime();
-            stockSum = DecodeBenchmark.stockRowScan(file);
-            long t1 = System.nanoTime();
-            try (NativeParquetFile parquet = NativeParquetFile.open(file)) {
-                nativeSum = DecodeBenchmark.readAll(parquet, false);
-            }
-            long t2 = System.nanoTime();
-            stockBest = Math.min(stockBest, t1 - t0);
-            nativeBest = Math.min(nativeBest, t2 - t1);
-        }
-        boolean same = stockSum == nativeSum;
-        System.out.printf(Locale.ROOT, "   %-44s %8s %12s%n", "reader (best of 3, every value read)", "ms", "rows/s");
-        System.out.printf(Locale.ROOT, "   %-44s %8.0f %,12.0f%n", "Iceberg's Flink reader (stock)", stockBest / 1e6,
-                options.rows() / (stockBest / 1e9));
-        System.out.printf(Locale.ROOT, "   %-44s %8.0f %,12.0f%n", "Isthmus native decoder", nativeBest / 1e6,
-                options.rows() / (nativeBest / 1e9));
-        System.out.printf(Locale.ROOT, "   native/stock: %.2fx; values %s%n", (double) stockBest / nativeBest,
-                same ? "identical (checksum " + nativeSum + ")" : "DIFFER: stock " + stockSum + ", native " + nativeSum);
-        return same;
-    }
-
-    /** Every native codec over a generated file of bids as CSV text. */
-    private static boolean codecs(Options options) throws IOException {
-        System.out.printf(Locale.ROOT, "%n2. codec round trip over %d MiB of Nexmark bids%n", options.sizeMiB());
-        Files.createDirectories(options.dir());
-        Path file = options.dir().resolve("bids-" + options.sizeMiB() + "MiB-seed" + options.seed() + ".csv");
-        long size = options.sizeMiB() << 20;
-        boolean failed = false;
-        try (Arena arena = Arena.ofShared()) {
-            if (!Files.exists(file) || Files.size(file) != size) {
-                System.out.println("generating " + file + " ...");
-                MemorySegment staging = arena.allocate(size, 64);
-                NexmarkBids.fillCsv(staging, options.seed());
-                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                        StandardOpenOption.TRUNCATE_EXISTING)) {
-                    ch.write(staging.asByteBuffer());
+    private static TableLoader createTable(CatalogLoader catalogLoader, String name) throws IOException {
+        TableIdentifier id = TableIdentifier.of(NAMESPACE, name);
+        Catalog catalog = catalogLoader.loadCatalog();
+        try {
+            catalog.dropTable(id, true);
+            catalog.createTable(id, NexmarkBidRows.SCHEMA,
+                    PartitionSpec.builderFor(NexmarkBidRows.SCHEMA).bucket("bidder", 4).build(),
+                    Map.of(TableProperties.FORMAT_VERSION, "2"));
+        } finally {
+            if (catalog instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    throw new IOException(e);
                 }
             }
-            MemorySegment data;
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-                data = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
-            }
-            data.load();
-            MemorySegment restored = arena.allocate(size, 64);
-            System.out.printf(Locale.ROOT, "%-12s %8s %14s %14s %s%n", "codec", "ratio", "compress MB/s",
-                    "decompress MB/s", "check");
-            for (Codec codec : options.codecs()) {
-                MemorySegment compressed = arena.allocate(codec.maxCompressedSize(size), 64);
-                long t0 = System.nanoTime();
-                long compressedSize = codec.compress(Codec.DEFAULT_LEVEL, data, compressed);
-                long t1 = System.nanoTime();
-                long restoredSize = codec.decompress(compressed.asSlice(0, compressedSize), restored);
-                long t2 = System.nanoTime();
-                boolean same = restoredSize == size && data.mismatch(restored) == -1;
-                failed |= !same;
-                System.out.printf(Locale.ROOT, "%-12s %8.2f %14.0f %14.0f %s%n", codec.name().toLowerCase(Locale.ROOT),
-                        (double) size / compressedSize, mbPerSecond(size, t1 - t0), mbPerSecond(size, t2 - t1),
-                        same ? "identical" : "MISMATCH");
+        }
+        TableLoader loader = TableLoader.fromCatalog(catalogLoader, id);
+        loader.open();
+        return loader;
+    }
+
+    private static MiniCluster startCluster(int slots) throws Exception {
+        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(new Configuration())
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(slots)
+                .build());
+        cluster.start();
+        return cluster;
+    }
+
+    private interface SinkWiring {
+        void attach(DataStream<RowData> stream);
+    }
+
+    private static Step write(MiniCluster cluster, Options options, String name, SinkWiring sink) throws Exception {
+        StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, options.parallelism());
+        DataStream<RowData> bids = env.fromSequence(0, options.rows() - 1)
+                .map(new GenerateBid(options.seed()))
+                .returns(InternalTypeInfo.of(FlinkSchemaUtil.convert(NexmarkBidRows.SCHEMA)));
+        sink.attach(bids);
+        long start = System.nanoTime();
+        run(env, name, options.rows());
+        return new Step(name, System.nanoTime() - start, options.rows(), 0);
+    }
+
+    private static Step read(MiniCluster cluster, Options options, String name, Source<RowData, ?, ?> source)
+            throws Exception {
+        StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, options.parallelism());
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "bids",
+                        InternalTypeInfo.of(FlinkSchemaUtil.convert(NexmarkBidRows.SCHEMA)))
+                .map(new Checksum())
+                .sinkTo(new DiscardingSink<>());
+        long start = System.nanoTime();
+        JobExecutionResult result = run(env, name, options.rows());
+        long nanos = System.nanoTime() - start;
+        long rows = result.<Long>getAccumulatorResult(Checksum.ROWS);
+        long checksum = result.<Long>getAccumulatorResult(Checksum.SUM);
+        return new Step(name, nanos, rows, checksum);
+    }
+
+    /** Runs a job to the end, printing how far it got every second. */
+    private static JobExecutionResult run(StreamExecutionEnvironment env, String name, long rows) throws Exception {
+        PROGRESS.set(0);
+        JobClient job = env.executeAsync(name);
+        var done = job.getJobExecutionResult();
+        while (!done.isDone()) {
+            System.out.printf(Locale.ROOT, "\r   %-46s %,13d / %,d rows", name, PROGRESS.get(), rows);
+            System.out.flush();
+            try {
+                done.get(1, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException still) {
+                // keep reporting
             }
         }
-        return !failed;
+        JobExecutionResult result = done.get();
+        System.out.printf(Locale.ROOT, "\r   %-46s %,13d / %,d rows, done%n", name, PROGRESS.get(), rows);
+        return result;
     }
 
-    private static double mbPerSecond(long bytes, long nanos) {
-        return bytes / 1e6 / (nanos / 1e9);
+    private static boolean report(List<Step> steps, long rows, long expected) {
+        System.out.printf(Locale.ROOT, "%n   %-46s %10s %12s %10s%n", "step", "ms", "rows/s", "vs stock");
+        boolean agree = true;
+        for (int i = 0; i < steps.size(); i++) {
+            Step step = steps.get(i);
+            // Steps come in pairs: stock, then native.
+            String ratio = i % 2 == 1 ? String.format(Locale.ROOT, "%.2fx",
+                    (double) steps.get(i - 1).nanos() / step.nanos()) : "";
+            System.out.printf(Locale.ROOT, "   %-46s %10.0f %,12.0f %10s%n", step.name(), step.nanos() / 1e6,
+                    step.rowsPerSecond(), ratio);
+        }
+        System.out.println();
+        for (Step step : steps.subList(2, steps.size())) {
+            boolean same = step.rows() == rows && step.checksum() == expected;
+            agree &= same;
+            System.out.printf(Locale.ROOT, "   %-46s %,d rows, checksum %016x %s%n", step.name(), step.rows(),
+                    step.checksum(), same ? "= generated" : "DIFFERS from the generated " + rows + " rows, "
+                            + String.format(Locale.ROOT, "%016x", expected));
+        }
+        return agree;
     }
 
-    static Options parse(String[] args) {
+    private static Options parse(String[] args) {
         long rows = 2_000_000;
-        long sizeMiB = 256;
-        List<Codec> codecs = new ArrayList<>(List.of(Codec.ZSTD, Codec.LZ4_RAW, Codec.SNAPPY, Codec.GZIP, Codec.BROTLI));
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "isthmus-main-job");
+        int parallelism = 2;
+        Path warehouse = Path.of(System.getProperty("java.io.tmpdir"), "isthmus-main-job", "warehouse");
         long seed = 1;
         for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            switch (arg) {
-                case "--rows" -> rows = Long.parseLong(value(args, ++i, arg));
-                case "--size-mib" -> sizeMiB = Long.parseLong(value(args, ++i, arg));
-                case "--codecs" -> {
-                    codecs.clear();
-                    for (String name : value(args, ++i, arg).split(",")) {
-                        codecs.add(Codec.byName(name));
-                    }
-                }
-                case "--dir" -> dir = Path.of(value(args, ++i, arg));
-                case "--seed" -> seed = Long.parseLong(value(args, ++i, arg));
-                case "--help", "-h" -> {
-                    System.out.println("usage: MainJob [--rows N (2000000)] [--size-mib N (256)]"
-                            + " [--codecs zstd,lz4_raw,snappy,gzip,brotli] [--dir DIR] [--seed N]");
-                    System.exit(0);
-                }
-                default -> throw new IllegalArgumentException("unknown argument " + arg + " (try --help)");
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--rows" -> rows = Long.parseLong(require(args[i], value));
+                case "--parallelism" -> parallelism = Integer.parseInt(require(args[i], value));
+                case "--warehouse" -> warehouse = Path.of(require(args[i], value));
+                case "--seed" -> seed = Long.parseLong(require(args[i], value));
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + "; options: --rows N --parallelism N --warehouse DIR --seed N");
             }
+            i++;
         }
-        if (sizeMiB <= 0 || rows <= 0) {
-            throw new IllegalArgumentException("--rows and --size-mib must be positive, got " + rows + " and " + sizeMiB);
+        if (rows < 1 || parallelism < 1) {
+            throw new IllegalArgumentException("--rows and --parallelism must be positive");
         }
-        return new Options(rows, sizeMiB, codecs, dir, seed);
+        return new Options(rows, parallelism, warehouse, seed);
     }
 
-    private static String value(String[] args, int i, String flag) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(flag + " needs a value");
+    private static String require(String option, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
         }
-        return args[i];
+        return value;
+    }
+
+    /** Bid {@code event} of the deterministic stream. */
+    private static final class GenerateBid extends RichMapFunction<Long, RowData> {
+        private final long seed;
+
+        GenerateBid(long seed) {
+            this.seed = seed;
+        }
+
+        @Override
+        public RowData map(Long event) {
+            PROGRESS.incrementAndGet();
+            return NexmarkBidRows.bid(event, seed);
+        }
+    }
+
+    /** Counts the rows read and sums a hash of each, which does not depend on their order. */
+    private static final class Checksum extends RichMapFunction<RowData, Boolean> {
+        static final String ROWS = "rows";
+        static final String SUM = "checksum";
+        private final LongCounter rows = new LongCounter();
+        private final LongCounter sum = new LongCounter();
+
+        @Override
+        public void open(OpenContext context) {
+            getRuntimeContext().addAccumulator(ROWS, rows);
+            getRuntimeContext().addAccumulator(SUM, sum);
+        }
+
+        @Override
+        public Boolean map(RowData row) {
+            PROGRESS.incrementAndGet();
+            rows.add(1);
+            sum.add(NexmarkBidRows.hash(row));
+            return Boolean.TRUE;
+        }
     }
 }
