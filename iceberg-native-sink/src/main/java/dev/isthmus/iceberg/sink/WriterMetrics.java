@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink;
 
+import dev.isthmus.iceberg.sink.write.NativeDataFiles;
 import java.util.Arrays;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -10,6 +11,8 @@ import org.apache.iceberg.io.WriteResult;
  * The writer's metrics, in the group {@code isthmusWriter}: rows taken, and at each flush the
  * data and delete files completed with their bytes, and how long the flush took. {@code writeTimeMs}
  * is the time spent inside the task writer (encoding and I/O), summed over rows.
+ * {@code liveNativeBytes} is the off-heap memory the native writers of this JVM hold
+ * ({@link NativeDataFiles#liveNativeBytes()}).
  */
 final class WriterMetrics {
     static final String GROUP = "isthmusWriter";
@@ -33,6 +36,8 @@ final class WriterMetrics {
         this.flushes = group.counter("flushes");
         group.gauge("writeTimeMs", () -> writeNanos / 1_000_000);
         group.gauge("lastFlushDurationMs", () -> lastFlushMillis);
+        // JVM-wide, as the source's memory gauges: the writers of all sinks share the native library.
+        group.gauge("liveNativeBytes", NativeDataFiles::liveNativeBytes);
     }
 
     void wrote(long nanos) {

@@ -78,6 +78,9 @@ class MetricsTest {
         assertThat(sum(job, writer, "deleteBytes")).isEqualTo(bytes(deleteFiles));
         assertThat(sum(job, writer, "flushes")).as("one end-of-input flush per writer").isEqualTo(2);
         assertThat(sum(job, writer, "writeTimeMs")).isPositive();
+        // The writers closed their files: no native memory is left behind them.
+        assertThat(metrics(job, writer, "liveNativeBytes")).hasSize(2);
+        assertThat(sum(job, writer, "liveNativeBytes")).isZero();
 
         String committer = CommitterMetrics.GROUP + ".table.";
         assertThat(sum(job, committer, "commits")).isEqualTo(1);

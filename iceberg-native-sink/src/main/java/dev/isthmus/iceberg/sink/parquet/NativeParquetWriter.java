@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Metrics;
@@ -64,6 +65,9 @@ import org.apache.iceberg.types.Types;
  * <p>Not thread-safe: one thread at a time, as Iceberg's writers.
  */
 public final class NativeParquetWriter implements FileAppender<RowData> {
+    /** Bytes the library holds for the open row groups of every open writer in this JVM. */
+    private static final AtomicLong BUFFERED = new AtomicLong();
+
     /** Bytes copied from native output to the stream per write, so a row group needs no heap array of its size. */
     private static final int COPY_CHUNK = 1 << 20;
     /** The library's option that lets a path writer replace an existing file. */
@@ -88,6 +92,10 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private final MemorySegment array = ArrowArray.allocate(scratch);
     private final MemorySegment outData = scratch.allocate(ValueLayout.ADDRESS);
     private final MemorySegment outLength = scratch.allocate(ValueLayout.JAVA_LONG);
+    private final MemorySegment sizeWritten = scratch.allocate(ValueLayout.JAVA_LONG);
+    private final MemorySegment sizeEstimated = scratch.allocate(ValueLayout.JAVA_LONG);
+    /** This writer's share of {@link #BUFFERED}. */
+    private long buffered;
     private final byte[] copyBuffer = new byte[COPY_CHUNK];
     private PositionOutputStream out;
     private long rows;
@@ -245,6 +253,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             check(isthmus_h.isthmus_writer_write(writer, array, MemorySegment.NULL, error));
             encodedRows += length;
             drainOutput();
+            noteBuffered();
         } catch (RuntimeException e) {
             throw failWith(e);
         } catch (Error e) {
@@ -292,11 +301,9 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         if (encodedRows == 0 && appender.rowCount() > 0) {
             flushBatch();
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment written = arena.allocate(ValueLayout.JAVA_LONG);
-            MemorySegment estimated = arena.allocate(ValueLayout.JAVA_LONG);
-            check(isthmus_h.isthmus_writer_size(writer, written, estimated, error));
-            long encoded = estimated.get(ValueLayout.JAVA_LONG, 0);
+        try {
+            check(isthmus_h.isthmus_writer_size(writer, sizeWritten, sizeEstimated, error));
+            long encoded = sizeEstimated.get(ValueLayout.JAVA_LONG, 0);
             long waiting = appender.rowCount();
             return encodedRows == 0 ? encoded : encoded + encoded * waiting / encodedRows;
         } catch (RuntimeException e) {
@@ -468,7 +475,26 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         return location.startsWith("/") ? Path.of(location) : null;
     }
 
+    /**
+     * Bytes the native library holds for the open row groups (pages not yet written out) of all
+     * open native writers in this JVM, for memory metrics; the Arrow batches being built are
+     * counted by the writers' {@link MemoryTracker}s.
+     */
+    public static long bufferedBytes() {
+        return BUFFERED.get();
+    }
+
+    /** Updates this writer's share of {@link #bufferedBytes()} after a batch went into the library. */
+    private void noteBuffered() {
+        check(isthmus_h.isthmus_writer_size(writer, sizeWritten, sizeEstimated, error));
+        long now = sizeEstimated.get(ValueLayout.JAVA_LONG, 0) - sizeWritten.get(ValueLayout.JAVA_LONG, 0);
+        BUFFERED.addAndGet(now - buffered);
+        buffered = now;
+    }
+
     private void release() {
+        BUFFERED.addAndGet(-buffered);
+        buffered = 0;
         isthmus_h.isthmus_writer_free(writer);
         try {
             appender.close();

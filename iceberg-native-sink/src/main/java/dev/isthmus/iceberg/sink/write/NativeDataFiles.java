@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink.write;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.sink.parquet.NativeParquet;
 import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
 import java.util.List;
@@ -27,6 +28,8 @@ public final class NativeDataFiles implements DataFileAppenders {
     private static final Logger LOG = LoggerFactory.getLogger(NativeDataFiles.class);
     private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
     private static final AtomicLong FALLBACKS = new AtomicLong();
+    /** The Arrow batches the sink's native writers are building, JVM-wide. */
+    private static final MemoryTracker BATCHES = MemoryTracker.root().child("isthmus-sink");
 
     private static final NativeDataFiles LENIENT = new NativeDataFiles(false);
     private static final NativeDataFiles STRICT = new NativeDataFiles(true);
@@ -45,6 +48,14 @@ public final class NativeDataFiles implements DataFileAppenders {
     /** Native or a failure naming why not: for jobs and benchmarks that must not fall back. */
     public static NativeDataFiles strict() {
         return STRICT;
+    }
+
+    /**
+     * Off-heap bytes the sink's native writers hold in this JVM: the Arrow batches being built
+     * and the library's buffered row-group pages.
+     */
+    public static long liveNativeBytes() {
+        return BATCHES.liveBytes() + NativeParquetWriter.bufferedBytes();
     }
 
     /** Writer subtasks of this JVM that fell back to Iceberg's Java writers. */
@@ -70,6 +81,7 @@ public final class NativeDataFiles implements DataFileAppenders {
                 .forTable(ctx.table())
                 .schema(ctx.schema())
                 .setAll(ctx.writeProperties())
+                .memoryTracker(BATCHES)
                 .overwrite()
                 .build()).create(context);
     }
