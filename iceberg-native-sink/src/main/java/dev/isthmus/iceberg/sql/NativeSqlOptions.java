@@ -48,11 +48,8 @@ final class NativeSqlOptions {
         return merged;
     }
 
-    static boolean nativeReads(Map<String, String> options) {
-        return PropertyUtil.propertyAsBoolean(options, NATIVE, true);
-    }
-
-    static boolean nativeWrites(Map<String, String> options) {
+    /** Whether the table's reads and writes go through the native source and sink. */
+    static boolean isNative(Map<String, String> options) {
         return PropertyUtil.propertyAsBoolean(options, NATIVE, true);
     }
 

@@ -32,13 +32,10 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
         Map<String, String> tableOptions = context.getCatalogTable().getOptions();
         Map<String, String> options = NativeSqlOptions.merged(nativeDefaults, tableOptions);
         ObjectPath path = context.getObjectIdentifier().toObjectPath();
-        if (!NativeSqlOptions.nativeReads(options) || path.getObjectName().contains("$")) {
+        if (!NativeSqlOptions.isNative(options) || path.getObjectName().contains("$")) {
             return super.createDynamicTableSource(context);
         }
-        ResolvedSchema physical = ResolvedSchema.of(context.getCatalogTable().getResolvedSchema().getColumns().stream()
-                .filter(Column::isPhysical)
-                .toList());
-        return new NativeTableSource(catalog.tableLoader(path), physical, tableOptions,
+        return new NativeTableSource(catalog.tableLoader(path), physicalColumns(context), tableOptions,
                 context.getConfiguration(), NativeSqlOptions.readOptions(options));
     }
 
@@ -47,11 +44,18 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
         Map<String, String> tableOptions = context.getCatalogTable().getOptions();
         Map<String, String> options = NativeSqlOptions.merged(nativeDefaults, tableOptions);
         ObjectPath path = context.getObjectIdentifier().toObjectPath();
-        if (!NativeSqlOptions.nativeWrites(options) || path.getObjectName().contains("$")
+        if (!NativeSqlOptions.isNative(options) || path.getObjectName().contains("$")
                 || Boolean.parseBoolean(tableOptions.get(DYNAMIC_SINK))) {
             return super.createDynamicTableSink(context);
         }
-        return new NativeTableSink(catalog.tableLoader(path), context.getCatalogTable().getResolvedSchema(),
-                context.getConfiguration(), tableOptions, NativeSqlOptions.strict(options));
+        return new NativeTableSink(catalog.tableLoader(path), physicalColumns(context), context.getConfiguration(),
+                tableOptions, NativeSqlOptions.strict(options));
+    }
+
+    /** The table's physical columns, as Iceberg's factory hands them to its source and sink. */
+    private static ResolvedSchema physicalColumns(Context context) {
+        return ResolvedSchema.of(context.getCatalogTable().getResolvedSchema().getColumns().stream()
+                .filter(Column::isPhysical)
+                .toList());
     }
 }

@@ -5,7 +5,6 @@ import dev.isthmus.iceberg.sink.write.NativeDataFiles;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.ChangelogMode;
@@ -23,6 +22,7 @@ import org.apache.iceberg.flink.TableLoader;
  */
 final class NativeTableSink implements DynamicTableSink, SupportsPartitioning, SupportsOverwrite {
     private final TableLoader tableLoader;
+    /** The table's physical columns. */
     private final ResolvedSchema schema;
     private final ReadableConfig config;
     private final Map<String, String> writeOptions;
@@ -43,11 +43,10 @@ final class NativeTableSink implements DynamicTableSink, SupportsPartitioning, S
         if (overwrite && !context.isBounded()) {
             throw new IllegalStateException("Unbounded data stream doesn't support overwrite operation.");
         }
-        ResolvedSchema physical = ResolvedSchema.of(schema.getColumns().stream().filter(Column::isPhysical).toList());
-        List<String> equalityColumns = physical.getPrimaryKey().map(UniqueConstraint::getColumns).orElse(List.of());
+        List<String> equalityColumns = schema.getPrimaryKey().map(UniqueConstraint::getColumns).orElse(List.of());
         return (DataStreamSinkProvider) (providerContext, rows) -> NativeIcebergSink.forRowData(rows)
                 .tableLoader(tableLoader)
-                .resolvedSchema(physical)
+                .resolvedSchema(schema)
                 .equalityFieldColumns(equalityColumns)
                 .overwrite(overwrite)
                 .setAll(writeOptions)

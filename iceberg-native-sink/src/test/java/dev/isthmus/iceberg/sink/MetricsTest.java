@@ -77,7 +77,7 @@ class MetricsTest {
         assertThat(sum(job, writer, "deleteFiles")).isEqualTo(deleteFiles.size());
         assertThat(sum(job, writer, "deleteBytes")).isEqualTo(bytes(deleteFiles));
         assertThat(sum(job, writer, "flushes")).as("one end-of-input flush per writer").isEqualTo(2);
-        assertThat(sum(job, writer, "writeTimeMs")).isPositive();
+        assertThat(sum(job, writer, "encodeTimeMs")).as("the data files were encoded natively").isPositive();
         // The writers closed their files: no native memory is left behind them.
         assertThat(metrics(job, writer, "liveNativeBytes")).hasSize(2);
         assertThat(sum(job, writer, "liveNativeBytes")).isZero();

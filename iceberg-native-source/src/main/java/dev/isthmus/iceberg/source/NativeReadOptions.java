@@ -12,7 +12,7 @@ import java.io.Serializable;
  *     every file through the table's {@code FileIO}, as non-local files always are
  */
 public record NativeReadOptions(int batchSize, boolean strict, boolean localReads) implements Serializable {
-    public static final int DEFAULT_BATCH_SIZE = 8192;
+    public static final int DEFAULT_BATCH_SIZE = dev.isthmus.iceberg.source.parquet.ScanOptions.DEFAULT_BATCH_SIZE;
 
     public NativeReadOptions {
         if (batchSize <= 0) {

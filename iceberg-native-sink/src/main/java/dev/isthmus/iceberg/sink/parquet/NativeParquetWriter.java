@@ -19,10 +19,10 @@ import java.lang.foreign.ValueLayout;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Metrics;
@@ -32,7 +32,6 @@ import org.apache.iceberg.io.FileAppender;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
-import org.apache.iceberg.types.Types;
 
 /**
  * An Iceberg {@link FileAppender} of Flink rows whose Parquet file is encoded by the native
@@ -65,6 +64,9 @@ import org.apache.iceberg.types.Types;
  * <p>Not thread-safe: one thread at a time, as Iceberg's writers.
  */
 public final class NativeParquetWriter implements FileAppender<RowData> {
+    /** Time spent handing batches to the library (export, encoding, output) by every writer in this JVM. */
+    private static final LongAdder ENCODE_NANOS = new LongAdder();
+
     /** Bytes the library holds for the open row groups of every open writer in this JVM. */
     private static final AtomicLong BUFFERED = new AtomicLong();
 
@@ -96,9 +98,9 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private final MemorySegment sizeEstimated = scratch.allocate(ValueLayout.JAVA_LONG);
     /** This writer's share of {@link #BUFFERED}. */
     private long buffered;
-    private final byte[] copyBuffer = new byte[COPY_CHUNK];
+    /** Allocated with the first output: a writer of a local path never needs it. */
+    private byte[] copyBuffer;
     private PositionOutputStream out;
-    private long rows;
     /** Rows moved into the library: what the bytes-per-row estimate of {@link #length()} divides by. */
     private long encodedRows;
     private State state = State.OPEN;
@@ -184,11 +186,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
      * connector uses ({@code FlinkSchemaUtil}); also the layout of batches for {@link #write(FinishedArray)}.
      */
     public static RowType flinkType(Schema schema) {
-        List<RowType.RowField> fields = new ArrayList<>();
-        for (Types.NestedField f : schema.columns()) {
-            fields.add(new RowType.RowField(f.name(), TypeMapping.toFlink(f.type(), f.isOptional()), f.doc()));
-        }
-        return new RowType(false, fields);
+        return (RowType) TypeMapping.toFlink(schema.asStruct(), false);
     }
 
     /** Where the file is being written. */
@@ -208,7 +206,6 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         } catch (Error e) {
             throw failWith(e);
         }
-        rows++;
         if (appender.rowCount() >= batchSize) {
             flushBatch();
         }
@@ -230,7 +227,6 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             batch.close();
             throw e;
         }
-        rows += batch.length();
         writeBatch(batch);
     }
 
@@ -241,6 +237,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
 
     private void writeBatch(FinishedArray batch) {
         int length = batch.length();
+        long start = System.nanoTime();
         try {
             try {
                 ArrowExporter.exportArray(batch, array);
@@ -258,6 +255,8 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             throw failWith(e);
         } catch (Error e) {
             throw failWith(e);
+        } finally {
+            ENCODE_NANOS.add(System.nanoTime() - start);
         }
     }
 
@@ -277,8 +276,12 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
                 if (out == null) {
                     out = overwrite ? file.createOrOverwrite() : file.create();
                 }
-                for (long at = 0; at < length; at += COPY_CHUNK) {
-                    int n = (int) Math.min(COPY_CHUNK, length - at);
+                int chunk = (int) Math.min(COPY_CHUNK, length);
+                if (copyBuffer == null || copyBuffer.length < chunk) {
+                    copyBuffer = new byte[chunk];
+                }
+                for (long at = 0; at < length; at += chunk) {
+                    int n = (int) Math.min(chunk, length - at);
                     MemorySegment.copy(bytes, ValueLayout.JAVA_BYTE, at, copyBuffer, 0, n);
                     out.write(copyBuffer, 0, n);
                 }
@@ -336,7 +339,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         if (state != State.OPEN) {
             return;
         }
-        if (rows == 0) {
+        if (encodedRows == 0 && appender.rowCount() == 0) {
             isthmus_h.isthmus_writer_abort(writer, error);
             result = WrittenFile.EMPTY;
             state = State.CLOSED;
@@ -482,6 +485,14 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
      */
     public static long bufferedBytes() {
         return BUFFERED.get();
+    }
+
+    /**
+     * Nanoseconds the native writers of this JVM have spent encoding: moving each batch into
+     * the library and writing out what it finished, timed per batch rather than per row.
+     */
+    public static long encodeNanos() {
+        return ENCODE_NANOS.sum();
     }
 
     /** Updates this writer's share of {@link #bufferedBytes()} after a batch went into the library. */

@@ -77,13 +77,15 @@ public final class NativeDataFiles implements DataFileAppenders {
             }
             return ICEBERG_JAVA.create(context);
         }
-        return DataFileAppenders.of((ctx, file) -> NativeParquet.write(file)
+        // forTable sets the table's schema, metrics config, FileIO and properties; the write
+        // properties add the job's options (codec, level) on top.
+        return new ProducedAppenders(context, (ctx, file) -> NativeParquet.write(file)
                 .forTable(ctx.table())
                 .schema(ctx.schema())
                 .setAll(ctx.writeProperties())
                 .memoryTracker(BATCHES)
                 .overwrite()
-                .build()).create(context);
+                .build());
     }
 
     private static Optional<String> refusal(DataFileContext context) {
