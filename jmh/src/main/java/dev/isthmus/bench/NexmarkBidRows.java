@@ -32,8 +32,7 @@ final class NexmarkBidRows {
         long price = 100 + random.nextLong(10_000_000);
         String url = "https://www.nexmark.com/" + CHANNEL_PATHS[channel] + "/item.htm?query=1&channel_id="
                 + random.nextInt(1 << 20);
-        long micros = (event * 10 + random.nextInt(10)) * 1_000L;
-        TimestampData dateTime = TimestampData.fromEpochMillis(BASE_MILLIS + micros / 1000, (int) (micros % 1000) * 1000);
+        TimestampData dateTime = TimestampData.fromEpochMillis(BASE_MILLIS + event * 10 + random.nextInt(10));
         char[] extra = new char[random.nextInt(24)];
         for (int i = 0; i < extra.length; i++) {
             extra[i] = (char) ('a' + random.nextInt(26));
