@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * One shared arena leased to up to {@code capacity} imported arrays. An array's release is
- * deferred until every array of the share has been closed; then all of them are released and the
- * arena closes, invalidating every segment at once. This keeps the guarantee that no segment ever
+ * deferred until every array of the share has been closed; then the arena closes, invalidating
+ * every segment at once, and all of them are released. This keeps the guarantee that no segment ever
  * outlives the memory it points at, while paying the arena's close (a handshake with every thread
  * of the JVM) once per share instead of once per array.
  *
@@ -74,26 +74,27 @@ final class ArenaShare {
         return null;
     }
 
-    /** Runs every release (the first failure is rethrown after the rest), then closes the arena. */
+    /**
+     * Closes the arena, then runs every release (the first failure is rethrown after the rest).
+     * In this order no thread can be reading a segment while its memory is freed: closing a
+     * shared arena waits until no thread is inside an access to it.
+     */
     private void finish(List<Runnable> releases) {
         if (releases == null) {
             return;
         }
+        arena.close();
         RuntimeException failure = null;
-        try {
-            for (Runnable release : releases) {
-                try {
-                    release.run();
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
+        for (Runnable release : releases) {
+            try {
+                release.run();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
                 }
             }
-        } finally {
-            arena.close();
         }
         if (failure != null) {
             throw failure;

@@ -15,9 +15,9 @@ import java.util.function.Consumer;
  * {@code ArrowArray}/{@code ArrowSchema} pair, their buffers (still in native memory, read in
  * place through {@link #view()}), and the duty to release them exactly once.
  *
- * <p>{@link #close()} calls the producer's release callbacks and then closes the arena every
- * view's segments belong to, so reading after close throws {@link IllegalStateException}
- * rather than touching freed memory. Closing twice does nothing. Arrays imported through
+ * <p>{@link #close()} closes the arena every view's segments belong to and then calls the
+ * producer's release callbacks, so reading after close throws {@link IllegalStateException}
+ * rather than touching freed memory, even on a thread racing with the close. Closing twice does nothing. Arrays imported through
  * {@link ImportArenas} share an arena with the arrays imported next to them: their release waits
  * until all of those are closed too, and until then a closed array still reads its old values.
  * See docs/ownership.md.
@@ -80,8 +80,10 @@ public final class ImportedArray implements AutoCloseable {
         MemorySegment array;
         MemorySegment schema;
         try {
-            array = ArrowArray.allocate(arena);
-            schema = knownField == null ? ArrowSchema.allocate(arena) : null;
+            // The structs outlive the share's arena: releases run after it closes (ArenaShare).
+            Arena structs = Arena.ofAuto();
+            array = ArrowArray.allocate(structs);
+            schema = knownField == null ? ArrowSchema.allocate(structs) : null;
             tracker.allocated(structBytes(schema));
         } catch (Throwable t) {
             share.giveBack(() -> {});

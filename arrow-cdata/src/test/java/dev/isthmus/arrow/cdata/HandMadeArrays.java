@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class HandMadeArrays {
     static final AtomicInteger ARRAY_RELEASES = new AtomicInteger();
     static final AtomicInteger SCHEMA_RELEASES = new AtomicInteger();
+    /** Run by every top-level array release before it frees anything: tests observe the consumer then. */
+    static volatile Runnable onArrayRelease = () -> {};
 
     private static final MemorySegment RELEASE_ARRAY = ArrowArray.release.allocate(HandMadeArrays::releaseArray,
             Arena.global());
@@ -29,6 +31,7 @@ final class HandMadeArrays {
 
     @SuppressWarnings("restricted")
     private static void releaseArray(MemorySegment array) {
+        onArrayRelease.run();
         MemorySegment struct = array.reinterpret(ArrowArray.sizeof());
         long n = ArrowArray.n_children(struct);
         MemorySegment children = ArrowArray.children(struct).reinterpret(n * ValueLayout.ADDRESS.byteSize());

@@ -84,6 +84,33 @@ class ImportArenasTest {
     }
 
     @Test
+    void viewsAreInvalidBeforeTheirMemoryIsReleased() {
+        List<String> seenAtRelease = new ArrayList<>();
+        try (ImportArenas arenas = new ImportArenas(2)) {
+            ImportedArray first = longs(arenas, 1);
+            ImportedArray second = longs(arenas, 2);
+            LongColumnVector firstValues = (LongColumnVector) ArrowVectors.of(first.view());
+            LongColumnVector secondValues = (LongColumnVector) ArrowVectors.of(second.view());
+            HandMadeArrays.onArrayRelease = () -> {
+                for (LongColumnVector values : List.of(firstValues, secondValues)) {
+                    try {
+                        seenAtRelease.add("read " + values.getLong(0));
+                    } catch (IllegalStateException e) {
+                        seenAtRelease.add("closed");
+                    }
+                }
+            };
+            first.close();
+            second.close();
+        } finally {
+            HandMadeArrays.onArrayRelease = () -> {};
+        }
+        // A reader racing with the release can never reach freed memory: the arena is closed first.
+        assertEquals(List.of("closed", "closed", "closed", "closed"), seenAtRelease);
+        assertEquals(4, releases());
+    }
+
+    @Test
     void closingTheArenasLeavesOpenArraysReadableUntilTheyAreClosed() {
         ImportedArray open;
         try (ImportArenas arenas = new ImportArenas(8)) {
