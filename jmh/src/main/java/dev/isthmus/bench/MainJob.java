@@ -70,10 +70,17 @@ public final class MainJob {
         }
     }
 
+    /** What a step's job does; a reference times what both sides of a comparison share. */
+    enum Kind { REFERENCE, WRITE, READ }
+
     /** One timed job: what it did, how long it took, and the checksum of what it read. */
-    record Step(String name, long nanos, long rows, long checksum) {
+    record Step(String name, Kind kind, long nanos, long rows, long checksum) {
         double rowsPerSecond() {
             return rows / (nanos / 1e9);
+        }
+
+        Step asReference() {
+            return new Step(name, Kind.REFERENCE, nanos, rows, checksum);
         }
     }
 
@@ -102,12 +109,18 @@ public final class MainJob {
         }
     }
 
-    /** Writes both tables, then reads each both ways: the steps in pairs, stock then native. */
+    /**
+     * Times the write jobs' shared part (generating the bids into a discarding sink), writes both
+     * tables, then reads each both ways: after the reference, the steps come in pairs, stock then
+     * native.
+     */
     private static List<Step> runAll(MiniCluster cluster, CatalogLoader catalogLoader, Options options)
             throws Exception {
         TableLoader stockTable = createTable(catalogLoader, "bids_stock");
         TableLoader nativeTable = createTable(catalogLoader, "bids_native");
         List<Step> steps = new ArrayList<>();
+        steps.add(write(cluster, options, "generate only, discarding sink (reference)",
+                stream -> stream.sinkTo(new DiscardingSink<>())).asReference());
         steps.add(write(cluster, options, "write: Iceberg's FlinkSink", stream -> FlinkSink.forRowData(stream)
                 .tableLoader(stockTable).distributionMode(DistributionMode.NONE)
                 .writeParallelism(options.parallelism()).append()));
@@ -181,7 +194,7 @@ public final class MainJob {
         sink.attach(bids);
         long start = System.nanoTime();
         run(env, name, options.rows());
-        return new Step(name, System.nanoTime() - start, options.rows(), 0);
+        return new Step(name, Kind.WRITE, System.nanoTime() - start, options.rows(), 0);
     }
 
     private static Step read(MiniCluster cluster, Options options, String name, Source<RowData, ?, ?> source)
@@ -196,7 +209,7 @@ public final class MainJob {
         long nanos = System.nanoTime() - start;
         long rows = result.<Long>getAccumulatorResult(Checksum.ROWS);
         long checksum = result.<Long>getAccumulatorResult(Checksum.SUM);
-        return new Step(name, nanos, rows, checksum);
+        return new Step(name, Kind.READ, nanos, rows, checksum);
     }
 
     /** Runs a job to the end, printing how far it got every second. */
@@ -221,16 +234,19 @@ public final class MainJob {
     private static boolean report(List<Step> steps, long rows, long expected) {
         System.out.printf(Locale.ROOT, "%n   %-46s %10s %12s %10s%n", "step", "ms", "rows/s", "vs stock");
         boolean agree = true;
+        int paired = 0;
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
-            // Steps come in pairs: stock, then native.
-            String ratio = i % 2 == 1 ? String.format(Locale.ROOT, "%.2fx",
-                    (double) steps.get(i - 1).nanos() / step.nanos()) : "";
+            // Past the references, steps come in pairs: stock, then native.
+            String ratio = "";
+            if (step.kind() != Kind.REFERENCE && paired++ % 2 == 1) {
+                ratio = String.format(Locale.ROOT, "%.2fx", (double) steps.get(i - 1).nanos() / step.nanos());
+            }
             System.out.printf(Locale.ROOT, "   %-46s %10.0f %,12.0f %10s%n", step.name(), step.nanos() / 1e6,
                     step.rowsPerSecond(), ratio);
         }
         System.out.println();
-        for (Step step : steps.subList(2, steps.size())) {
+        for (Step step : steps.stream().filter(s -> s.kind() == Kind.READ).toList()) {
             boolean same = step.rows() == rows && step.checksum() == expected;
             agree &= same;
             System.out.printf(Locale.ROOT, "   %-46s %,d rows, checksum %016x %s%n", step.name(), step.rows(),
