@@ -61,6 +61,6 @@ final class NativeSqlOptions {
         NativeReadOptions defaults = NativeReadOptions.defaults();
         return new NativeReadOptions(PropertyUtil.propertyAsInt(options, BATCH_SIZE, defaults.batchSize()),
                 PropertyUtil.propertyAsBoolean(options, STRICT, defaults.strict()),
-                PropertyUtil.propertyAsBoolean(options, LOCAL_READS, defaults.localReads()));
+                PropertyUtil.propertyAsBoolean(options, LOCAL_READS, defaults.localReads()), defaults.rowFormat());
     }
 }
