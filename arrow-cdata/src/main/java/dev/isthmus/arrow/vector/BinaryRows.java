@@ -24,11 +24,6 @@ public final class BinaryRows {
         return count;
     }
 
-    /** The bytes the rows take, all of them. */
-    public int sizeInBytes() {
-        return starts[count];
-    }
-
     /** The bytes this object holds on to, which the next transpose reuses. */
     public int capacityInBytes() {
         return data.length;

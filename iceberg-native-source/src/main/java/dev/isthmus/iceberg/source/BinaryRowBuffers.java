@@ -14,7 +14,7 @@ final class BinaryRowBuffers {
     /** Enough for Flink's default queue of two batches, the batch being emitted and one being read. */
     private static final int KEPT = 4;
     /** A larger array (a batch of big strings) is left to the garbage collector rather than kept. */
-    static final int MAX_KEPT_BYTES = 64 << 20;
+    private static final int MAX_KEPT_BYTES = 64 << 20;
 
     private final RowType rowType;
     private final ArrayDeque<BinaryRows> free = new ArrayDeque<>();
