@@ -7,6 +7,7 @@ import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import dev.isthmus.iceberg.source.ReadResults.Emitted;
+import dev.isthmus.iceberg.source.parquet.RandomRecords;
 import dev.isthmus.arrow.FlinkValues;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -243,6 +244,31 @@ class NativeReaderFunctionTest {
             }
             assertTrue(mostHeld > 4, "more batches held than arrays kept for reuse");
         }
+    }
+
+    /** Binary rows hold flat columns only: with a struct or list projected, asking for binary rows gives columnar ones. */
+    @Test
+    void nestedProjectionsEmitColumnarRowsWhenBinaryIsAskedFor() {
+        Schema nested = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "point", Types.StructType.of(
+                        Types.NestedField.optional(3, "x", Types.DoubleType.get()),
+                        Types.NestedField.optional(4, "tag", Types.StringType.get()))),
+                Types.NestedField.optional(5, "tags", Types.ListType.ofOptional(6, Types.StringType.get())));
+        Table table = new TestTables(dir).create("nested", nested, PartitionSpec.unpartitioned(), SMALL_ROW_GROUPS);
+        Schema schema = table.schema();
+        TestTables.append(table, new RandomRecords(3, 0.1).records(schema, 2_000));
+        RowType type = FlinkSchemaUtil.convert(schema);
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), schema, null, null, true,
+                table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> binary = new NativeReaderFunction(schema, null, null, true, table.io(),
+                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withRowFormat(RowFormat.BINARY));
+        long nativeTasks = NativeSourceCounters.nativeTasks();
+        long binaryBatches = NativeSourceCounters.binaryBatches();
+        for (IcebergSourceSplit split : plan(table, null, List.of())) {
+            assertEquals(ReadResults.read(stock, split, type), ReadResults.read(binary, split, type));
+        }
+        assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "read natively");
+        assertEquals(binaryBatches, NativeSourceCounters.binaryBatches(), "as columnar rows");
     }
 
     @Test
