@@ -163,6 +163,34 @@ class BinaryRowTransposerTest {
         }
     }
 
+    /**
+     * Strings are copied from a heap copy of their column's data when most of it is transposed
+     * and the strings are short, and straight from the Arrow buffer otherwise: a few rows of a
+     * batch, or long strings; every way gives Flink's bytes.
+     */
+    @Test
+    void stringsOfAnyLengthAndSelectionsOfAnySizeTransposeAsFlinksWriterWritesThem() {
+        RowType type = RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH),
+            new VarBinaryType(false, VarBinaryType.MAX_LENGTH)}, new String[] {"text", "bytes"});
+        SplittableRandom random = new SplittableRandom(13);
+        for (int maxLength : new int[] {12, 40, 400}) {
+            List<GenericRowData> rows = new ArrayList<>();
+            for (int i = 0; i < 1_000; i++) {
+                byte[] bytes = new byte[random.nextInt(maxLength)];
+                random.nextBytes(bytes);
+                String text = "é".repeat(random.nextInt(maxLength / 2));
+                rows.add(GenericRowData.of(random.nextInt(10) == 0 ? null : StringData.fromString(text), bytes));
+            }
+            try (ArrowColumnarBatch arrow = NativeRoundTrip.batch(rows, type, tracker)) {
+                BinaryRows into = new BinaryRows();
+                for (int count : new int[] {1_000, 400, 7}) {
+                    assertTransposedAsFlink(arrow.batch(), randomSelection(random, rows.size(), count), count, rows,
+                            type, into, count + " rows of strings up to " + maxLength + " bytes");
+                }
+            }
+        }
+    }
+
     /** Each column writes only its own slot and variable part, so the columns' order must not matter. */
     @Test
     void eachTypeAloneTransposesAsFlinksWriterWritesIt() {
