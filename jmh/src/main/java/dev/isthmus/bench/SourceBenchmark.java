@@ -1,6 +1,7 @@
 package dev.isthmus.bench;
 
 import dev.isthmus.iceberg.source.NativeIcebergSource;
+import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.accumulators.LongCounter;
@@ -38,7 +39,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Issue #6's workload: a Flink job reads the whole bids table ({@link BidsTable}, 8 files of
  * Iceberg-written Parquet) into a counting sink, through Iceberg's own {@code IcebergSource} and
  * through the same source with the native reader function (strict, so a native number can never
- * be a fallback's). One job per operation on a MiniCluster that lives for the trial, so job
+ * be a fallback's), emitting columnar rows (the default) or binary rows. One job per operation on a MiniCluster that lives for the trial, so job
  * submission and scheduling are paid alike by both legs. The count is checked after every job.
  */
 @State(Scope.Benchmark)
@@ -93,6 +94,13 @@ public class SourceBenchmark {
     @Benchmark
     public long nativeSource() throws Exception {
         return count(NativeIcebergSource.forRowData().tableLoader(table.clone()).strict(true).build());
+    }
+
+    /** The native source emitting binary rows, which Flink copies (without object reuse) as one array copy each. */
+    @Benchmark
+    public long nativeSourceBinaryRows() throws Exception {
+        return count(NativeIcebergSource.forRowData().tableLoader(table.clone()).rowFormat(RowFormat.BINARY)
+                .strict(true).build());
     }
 
     private long count(Source<RowData, ?, ?> source) throws Exception {

@@ -34,7 +34,7 @@ final class DictionaryVector extends ValidityVector implements BooleanColumnVect
     private final MemorySegment indices;
     private final int indexBytes;
     private final boolean signed;
-    private final ColumnVector dictionary;
+    final ColumnVector dictionary;
 
     DictionaryVector(MemorySegment validity, MemorySegment indices, long offset, int indexBits, boolean signed,
             ColumnVector dictionary) {

@@ -13,13 +13,14 @@ import org.apache.flink.table.data.columnar.vector.ShortColumnVector;
 /**
  * Flink vectors over Arrow's fixed-width buffers, read in place. Each class reads only native
  * segments, so the JIT sees one segment kind per call site (mixing heap and native segments in
- * one hot method costs several times the throughput).
+ * one hot method costs several times the throughput). The buffers are package-visible for
+ * {@link BinaryRowTransposer}, which reads them a column at a time.
  */
 final class PrimitiveVectors {
     private PrimitiveVectors() {}
 
     static final class Booleans extends ValidityVector implements BooleanColumnVector {
-        private final MemorySegment bits;
+        final MemorySegment bits;
 
         Booleans(MemorySegment validity, MemorySegment bits, long offset) {
             super(validity, offset);
@@ -34,7 +35,7 @@ final class PrimitiveVectors {
     }
 
     static final class Bytes extends ValidityVector implements ByteColumnVector {
-        private final MemorySegment values;
+        final MemorySegment values;
 
         Bytes(MemorySegment validity, MemorySegment values, long offset) {
             super(validity, offset);
@@ -48,7 +49,7 @@ final class PrimitiveVectors {
     }
 
     static final class Shorts extends ValidityVector implements ShortColumnVector {
-        private final MemorySegment values;
+        final MemorySegment values;
 
         Shorts(MemorySegment validity, MemorySegment values, long offset) {
             super(validity, offset);
@@ -62,7 +63,7 @@ final class PrimitiveVectors {
     }
 
     static final class Ints extends ValidityVector implements IntColumnVector {
-        private final MemorySegment values;
+        final MemorySegment values;
 
         Ints(MemorySegment validity, MemorySegment values, long offset) {
             super(validity, offset);
@@ -76,7 +77,7 @@ final class PrimitiveVectors {
     }
 
     static final class Longs extends ValidityVector implements LongColumnVector {
-        private final MemorySegment values;
+        final MemorySegment values;
 
         Longs(MemorySegment validity, MemorySegment values, long offset) {
             super(validity, offset);
@@ -90,7 +91,7 @@ final class PrimitiveVectors {
     }
 
     static final class Floats extends ValidityVector implements FloatColumnVector {
-        private final MemorySegment values;
+        final MemorySegment values;
 
         Floats(MemorySegment validity, MemorySegment values, long offset) {
             super(validity, offset);
@@ -104,7 +105,7 @@ final class PrimitiveVectors {
     }
 
     static final class Doubles extends ValidityVector implements DoubleColumnVector {
-        private final MemorySegment values;
+        final MemorySegment values;
 
         Doubles(MemorySegment validity, MemorySegment values, long offset) {
             super(validity, offset);
@@ -122,8 +123,8 @@ final class PrimitiveVectors {
      * nanoseconds) as Flink's TIME millis, date64 millis as Flink's DATE days.
      */
     static final class ScaledLongsAsInts extends ValidityVector implements IntColumnVector {
-        private final MemorySegment values;
-        private final long divisor;
+        final MemorySegment values;
+        final long divisor;
 
         ScaledLongsAsInts(MemorySegment validity, MemorySegment values, long offset, long divisor) {
             super(validity, offset);
@@ -139,7 +140,7 @@ final class PrimitiveVectors {
 
     /** Arrow's time32 seconds as Flink's TIME millis. */
     static final class SecondsAsMillis extends ValidityVector implements IntColumnVector {
-        private final MemorySegment values;
+        final MemorySegment values;
 
         SecondsAsMillis(MemorySegment validity, MemorySegment values, long offset) {
             super(validity, offset);

@@ -11,13 +11,16 @@ import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
 import org.apache.flink.table.data.columnar.vector.DecimalColumnVector;
 import org.apache.flink.table.data.columnar.vector.TimestampColumnVector;
 
-/** Flink vectors whose values Flink wants as objects: decimals, timestamps and byte strings. */
+/**
+ * Flink vectors whose values Flink wants as objects: decimals, timestamps and byte strings. The
+ * buffers are package-visible for {@link BinaryRowTransposer}, which reads them a column at a time.
+ */
 final class ValueVectors {
     private ValueVectors() {}
 
     /** Arrow decimal128 (16 bytes, little-endian two's complement) as Flink DecimalData. */
     static final class Decimals extends ValidityVector implements DecimalColumnVector {
-        private final MemorySegment values;
+        final MemorySegment values;
 
         Decimals(MemorySegment validity, MemorySegment values, long offset) {
             super(validity, offset);
@@ -43,8 +46,8 @@ final class ValueVectors {
 
     /** Arrow timestamps of any unit, with or without zone, as Flink TimestampData (UTC epoch based). */
     static final class Timestamps extends ValidityVector implements TimestampColumnVector {
-        private final MemorySegment values;
-        private final TimeUnit unit;
+        final MemorySegment values;
+        final TimeUnit unit;
 
         Timestamps(MemorySegment validity, MemorySegment values, long offset, TimeUnit unit) {
             super(validity, offset);
@@ -74,9 +77,9 @@ final class ValueVectors {
      * {@code ArrowVectors}: array elements must start at offset 0).
      */
     static final class VariableBytes extends ValidityVector implements BytesColumnVector {
-        private final MemorySegment offsets;
-        private final MemorySegment data;
-        private final boolean large;
+        final MemorySegment offsets;
+        final MemorySegment data;
+        final boolean large;
         private final boolean eachValue;
         private byte[] heapData;
 
@@ -116,8 +119,8 @@ final class ValueVectors {
 
     /** Arrow fixed-size binary as Flink bytes; copied to the heap like {@link VariableBytes}. */
     static final class FixedBytes extends ValidityVector implements BytesColumnVector {
-        private final MemorySegment data;
-        private final int width;
+        final MemorySegment data;
+        final int width;
         private final boolean eachValue;
         private byte[] heapData;
 

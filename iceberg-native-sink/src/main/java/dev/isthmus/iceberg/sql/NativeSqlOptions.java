@@ -1,7 +1,9 @@
 package dev.isthmus.iceberg.sql;
 
 import dev.isthmus.iceberg.source.NativeReadOptions;
+import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.util.PropertyUtil;
 
@@ -15,7 +17,10 @@ import org.apache.iceberg.util.PropertyUtil;
  *   <li>{@value #STRICT} (false): fail on a task the native reader cannot read, and on a table
  *   whose data files the native encoder cannot write, instead of falling back;
  *   <li>{@value #BATCH_SIZE} (8192): rows per decoded batch;
- *   <li>{@value #LOCAL_READS} (true): the library reads {@code file:} locations itself.
+ *   <li>{@value #LOCAL_READS} (true): the library reads {@code file:} locations itself;
+ *   <li>{@value #ROW_FORMAT} (auto): the rows native reads emit, {@code columnar}, {@code binary}
+ *   or {@code auto}: binary unless the job reuses objects (as every batch query does), columnar
+ *   if it does ({@link RowFormat}).
  * </ul>
  */
 final class NativeSqlOptions {
@@ -24,6 +29,7 @@ final class NativeSqlOptions {
     static final String STRICT = "isthmus.strict";
     static final String BATCH_SIZE = "isthmus.batch-size";
     static final String LOCAL_READS = "isthmus.local-reads";
+    static final String ROW_FORMAT = "isthmus.row-format";
 
     private NativeSqlOptions() {}
 
@@ -61,6 +67,18 @@ final class NativeSqlOptions {
         NativeReadOptions defaults = NativeReadOptions.defaults();
         return new NativeReadOptions(PropertyUtil.propertyAsInt(options, BATCH_SIZE, defaults.batchSize()),
                 PropertyUtil.propertyAsBoolean(options, STRICT, defaults.strict()),
-                PropertyUtil.propertyAsBoolean(options, LOCAL_READS, defaults.localReads()));
+                PropertyUtil.propertyAsBoolean(options, LOCAL_READS, defaults.localReads()), defaults.rowFormat());
+    }
+
+    /** The row format asked for, or {@code null} for {@code auto}, which the job's object reuse decides. */
+    static RowFormat rowFormat(Map<String, String> options) {
+        String format = options.getOrDefault(ROW_FORMAT, "auto").trim().toLowerCase(Locale.ROOT);
+        return switch (format) {
+            case "auto" -> null;
+            case "columnar" -> RowFormat.COLUMNAR;
+            case "binary" -> RowFormat.BINARY;
+            default -> throw new IllegalArgumentException(
+                    ROW_FORMAT + " is columnar, binary or auto, not '" + options.get(ROW_FORMAT) + "'");
+        };
     }
 }

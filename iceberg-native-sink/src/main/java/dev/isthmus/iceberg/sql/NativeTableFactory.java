@@ -36,7 +36,7 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
             return super.createDynamicTableSource(context);
         }
         return new NativeTableSource(catalog.tableLoader(path), physicalColumns(context), tableOptions,
-                context.getConfiguration(), NativeSqlOptions.readOptions(options));
+                context.getConfiguration(), NativeSqlOptions.readOptions(options), NativeSqlOptions.rowFormat(options));
     }
 
     @Override

@@ -2,12 +2,15 @@ package dev.isthmus.iceberg.sql;
 
 import dev.isthmus.iceberg.source.NativeIcebergSource;
 import dev.isthmus.iceberg.source.NativeReadOptions;
+import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -39,7 +42,8 @@ import org.apache.iceberg.util.PropertyUtil;
  * Iceberg's does), the same read options from the table's properties and hints, source
  * watermarks from {@code watermark-column}. It always builds the FLIP-27 source; the
  * parallelism is {@code scan.parallelism} or the job's (Iceberg's split-count inference is
- * private to its source).
+ * private to its source). With {@code isthmus.row-format} {@code auto} (the default) native reads
+ * emit binary rows when the job will not reuse objects, and columnar rows when it will.
  */
 final class NativeTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown,
         SupportsLimitPushDown, SupportsSourceWatermark {
@@ -48,21 +52,24 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     private final Map<String, String> properties;
     private final ReadableConfig config;
     private final NativeReadOptions nativeOptions;
+    /** {@code null} for auto. */
+    private final RowFormat rowFormat;
     private int[] projectedFields;
     private Long limit;
     private List<Expression> filters = List.of();
 
     NativeTableSource(TableLoader loader, ResolvedSchema schema, Map<String, String> properties, ReadableConfig config,
-            NativeReadOptions nativeOptions) {
+            NativeReadOptions nativeOptions, RowFormat rowFormat) {
         this.loader = loader;
         this.schema = schema;
         this.properties = properties;
         this.config = config;
         this.nativeOptions = nativeOptions;
+        this.rowFormat = rowFormat;
     }
 
     private NativeTableSource(NativeTableSource other) {
-        this(other.loader, other.schema, other.properties, other.config, other.nativeOptions);
+        this(other.loader, other.schema, other.properties, other.config, other.nativeOptions, other.rowFormat);
         this.projectedFields = other.projectedFields;
         this.limit = other.limit;
         this.filters = other.filters;
@@ -130,7 +137,7 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
                         .limit(limit)
                         .filters(filters)
                         .flinkConfig(config)
-                        .nativeOptions(nativeOptions)
+                        .nativeOptions(nativeOptions.withRowFormat(rowFormat(env)))
                         .build();
                 return env.fromSource(source, WatermarkStrategy.noWatermarks(), asSummaryString(),
                         source.getProducedType());
@@ -147,6 +154,21 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
                         PropertyUtil.propertyAsNullableInt(properties, FactoryUtil.SOURCE_PARALLELISM.key()));
             }
         };
+    }
+
+    /**
+     * Without object reuse Flink copies every record it hands on, field by field for a columnar
+     * row and with one array copy for a binary row; with it, columnar rows are read in place.
+     * Flink's planner turns object reuse on for every batch query when it builds the job, after
+     * this runs, so batch mode counts as reusing objects.
+     */
+    private RowFormat rowFormat(StreamExecutionEnvironment env) {
+        if (rowFormat != null) {
+            return rowFormat;
+        }
+        boolean reused = env.getConfig().isObjectReuseEnabled()
+                || config.get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH;
+        return reused ? RowFormat.COLUMNAR : RowFormat.BINARY;
     }
 
     private ResolvedSchema projectedSchema() {

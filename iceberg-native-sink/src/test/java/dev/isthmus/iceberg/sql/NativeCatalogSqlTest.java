@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.iceberg.source.NativeSourceCounters;
@@ -13,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -89,13 +92,21 @@ class NativeCatalogSqlTest {
     }
 
     private void createCatalog(String name, String type, Map<String, String> extra) {
+        createCatalog(sql, name, type, extra);
+    }
+
+    private void createCatalog(StreamTableEnvironment tables, String name, String type, Map<String, String> extra) {
         Map<String, String> options = new HashMap<>(Map.of("type", type, "catalog-type", "hadoop",
                 "warehouse", warehouse.toUri().toString()));
         options.putAll(extra);
         StringBuilder with = new StringBuilder();
         options.forEach((k, v) -> with.append(with.isEmpty() ? "" : ", ").append('\'').append(k).append("'='")
                 .append(v).append('\''));
-        execute("CREATE CATALOG " + name + " WITH (" + with + ")");
+        try {
+            tables.executeSql("CREATE CATALOG " + name + " WITH (" + with + ")").await();
+        } catch (Exception e) {
+            throw new IllegalStateException(name, e);
+        }
     }
 
     private void execute(String statement) {
@@ -108,8 +119,12 @@ class NativeCatalogSqlTest {
 
     /** The rows of a query, as sorted text (a multiset compare that shows the difference). */
     private List<String> query(String select) {
+        return query(sql, select);
+    }
+
+    private static List<String> query(StreamTableEnvironment tables, String select) {
         List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = sql.executeSql(select).collect()) {
+        try (CloseableIterator<Row> it = tables.executeSql(select).collect()) {
             it.forEachRemaining(row -> rows.add(row.toString()));
         } catch (Exception e) {
             throw new IllegalStateException(select, e);
@@ -159,6 +174,49 @@ class NativeCatalogSqlTest {
         }
         assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "filters reached the native reader");
         assertEquals(List.of("+I[" + ROWS + "]"), query("SELECT COUNT(*) FROM lake.db.bids"));
+    }
+
+    /**
+     * {@code isthmus.row-format} {@code auto} (the default) emits binary rows unless the job
+     * reuses objects, as Flink's planner makes every batch query do; {@code columnar} and
+     * {@code binary} ask for one; every way reads the rows Iceberg's own catalog reads.
+     */
+    @Test
+    void rowFormatAutoEmitsBinaryRowsUnlessObjectsAreReused() {
+        String select = "SELECT * FROM %s.db.bids %s WHERE price > 5000000";
+        List<String> expected = query(String.format(select, "stock", ""));
+        assertTrue(!expected.isEmpty());
+        assertEquals(expected, queryCountingBinaryBatches(sql, String.format(select, "lake", ""), false),
+                "auto, batch mode");
+        assertEquals(expected, queryCountingBinaryBatches(sql, String.format(select, "lake",
+                "/*+ OPTIONS('isthmus.row-format'='binary') */"), true), "binary, batch mode");
+
+        StreamTableEnvironment streaming = StreamTableEnvironment.create(
+                StreamExecutionEnvironment.getExecutionEnvironment(), EnvironmentSettings.inStreamingMode());
+        createCatalog(streaming, "lake", "isthmus-iceberg", Map.of("isthmus.strict", "true"));
+        assertEquals(expected, queryCountingBinaryBatches(streaming, String.format(select, "lake", ""), true),
+                "auto, streaming without object reuse");
+        assertEquals(expected, queryCountingBinaryBatches(streaming, String.format(select, "lake",
+                "/*+ OPTIONS('isthmus.row-format'='columnar') */"), false), "columnar, streaming");
+        streaming.getConfig().set(PipelineOptions.OBJECT_REUSE, true);
+        assertEquals(expected, queryCountingBinaryBatches(streaming, String.format(select, "lake", ""), false),
+                "auto, streaming with object reuse");
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> query(String.format(select, "lake", "/*+ OPTIONS('isthmus.row-format'='rows') */")));
+        assertTrue(Stream.iterate((Throwable) e, java.util.Objects::nonNull, Throwable::getCause)
+                .anyMatch(t -> String.valueOf(t.getMessage()).contains("isthmus.row-format is columnar, binary or auto")),
+                "an unknown row format is refused");
+    }
+
+    private static List<String> queryCountingBinaryBatches(StreamTableEnvironment tables, String select,
+            boolean binary) {
+        long nativeTasks = NativeSourceCounters.nativeTasks();
+        long binaryBatches = NativeSourceCounters.binaryBatches();
+        List<String> rows = query(tables, select);
+        assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "read natively: " + select);
+        assertEquals(binary, NativeSourceCounters.binaryBatches() > binaryBatches, "binary rows: " + select);
+        return rows;
     }
 
     @Test

@@ -52,7 +52,7 @@ import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
  * passed on to it, and the reader function is given what Iceberg's would be given: projection,
  * filters, limit, name mapping, case sensitivity, resolved from the same read options, table
  * properties and Flink configuration). The native options are {@link Builder#strict},
- * {@link Builder#batchSize} and {@link Builder#localReads}.
+ * {@link Builder#batchSize}, {@link Builder#localReads} and {@link Builder#rowFormat}.
  *
  * <pre>{@code
  * NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(loader).strict(true).build();
@@ -296,6 +296,15 @@ public final class NativeIcebergSource
         /** Whether the library reads {@code file:} locations itself (the default) or through the table's FileIO. */
         public Builder localReads(boolean local) {
             this.nativeOptions = nativeOptions.withLocalReads(local);
+            return this;
+        }
+
+        /**
+         * The rows natively read tasks emit: {@link NativeReadOptions.RowFormat#COLUMNAR} (the
+         * default) with object reuse on, {@link NativeReadOptions.RowFormat#BINARY} with it off.
+         */
+        public Builder rowFormat(NativeReadOptions.RowFormat format) {
+            this.nativeOptions = nativeOptions.withRowFormat(format);
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.source;
 
 import java.io.Serializable;
+import java.util.Objects;
 
 /**
  * How the native reader reads, beyond what Iceberg's own source options say.
@@ -10,29 +11,53 @@ import java.io.Serializable;
  *     reader cannot read, so a number measured with it can never be a stock one
  * @param localReads let the library read {@code file:} locations itself; {@code false} reads
  *     every file through the table's {@code FileIO}, as non-local files always are
+ * @param rowFormat the kind of {@code RowData} natively read tasks emit
  */
-public record NativeReadOptions(int batchSize, boolean strict, boolean localReads) implements Serializable {
+public record NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat)
+        implements Serializable {
     public static final int DEFAULT_BATCH_SIZE = dev.isthmus.iceberg.source.parquet.ScanOptions.DEFAULT_BATCH_SIZE;
+
+    /** The rows natively read tasks emit (tasks that fall back emit Iceberg's own in either case). */
+    public enum RowFormat {
+        /**
+         * {@code ColumnarRowData} over the decoded Arrow batch, no copy; the batch's memory is held
+         * until Flink recycles the batch. Best when the next operator reads the rows in place,
+         * which is so with object reuse on; otherwise Flink copies every row field by field.
+         */
+        COLUMNAR,
+        /**
+         * {@code BinaryRowData}, each batch transposed once into a heap array and its Arrow
+         * memory released at once. Best with object reuse off (Flink's default), where Flink copies
+         * every record and serializes it to the network: a binary row is one array copy either way.
+         * Tables with nested (struct, list, map) columns emit columnar rows.
+         */
+        BINARY
+    }
 
     public NativeReadOptions {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batchSize must be positive, got " + batchSize);
         }
+        Objects.requireNonNull(rowFormat, "rowFormat");
     }
 
     public static NativeReadOptions defaults() {
-        return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true);
+        return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true, RowFormat.COLUMNAR);
     }
 
     public NativeReadOptions withBatchSize(int rows) {
-        return new NativeReadOptions(rows, strict, localReads);
+        return new NativeReadOptions(rows, strict, localReads, rowFormat);
     }
 
     public NativeReadOptions withStrict(boolean failInsteadOfFallingBack) {
-        return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads);
+        return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads, rowFormat);
     }
 
     public NativeReadOptions withLocalReads(boolean local) {
-        return new NativeReadOptions(batchSize, strict, local);
+        return new NativeReadOptions(batchSize, strict, local, rowFormat);
+    }
+
+    public NativeReadOptions withRowFormat(RowFormat format) {
+        return new NativeReadOptions(batchSize, strict, localReads, format);
     }
 }

@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.vector.BinaryRowTransposer;
 import dev.isthmus.ffm.NativeException;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
@@ -16,6 +18,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.data.RowDataUtil;
 import org.apache.iceberg.flink.source.reader.ReaderFunction;
 import org.apache.iceberg.flink.source.reader.RecordAndPosition;
@@ -55,9 +58,12 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private final List<Expression> filters;
     private final long limit;
     private final NativeReadOptions options;
+    /** The row type of binary rows, or {@code null} for columnar rows. */
+    private final RowType binaryRowType;
 
     private transient RecordLimiter limiter;
     private transient NativeReaderMetrics metrics;
+    private transient BinaryRowBuffers binaryRows;
 
     /**
      * The arguments of Iceberg's {@code RowDataReaderFunction}, plus the native options.
@@ -77,6 +83,21 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         this.filters = filters == null ? List.of() : List.copyOf(filters);
         this.limit = limit;
         this.options = options;
+        this.binaryRowType = binaryRowType(readSchema, options);
+    }
+
+    /** Binary rows when asked for and the projection is flat; columnar rows otherwise. */
+    private static RowType binaryRowType(Schema readSchema, NativeReadOptions options) {
+        if (options.rowFormat() != NativeReadOptions.RowFormat.BINARY) {
+            return null;
+        }
+        RowType type = FlinkSchemaUtil.convert(readSchema);
+        if (!BinaryRowTransposer.supports(type)) {
+            LOG.info("Binary rows hold flat columns only; {} has nested ones, so native tasks emit columnar rows",
+                    type);
+            return null;
+        }
+        return type;
     }
 
     @Override
@@ -86,6 +107,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         }
         if (metrics == null) {
             metrics = NativeReaderMetrics.unregistered();
+        }
+        if (binaryRows == null && binaryRowType != null) {
+            binaryRows = new BinaryRowBuffers(binaryRowType);
         }
         return new NativeSplitIterator(this, split);
     }
@@ -110,7 +134,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         if (refusal == null) {
             try {
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
-                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, TRACKER);
+                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, TRACKER);
             } catch (NativeException.Unsupported | UnsupportedOperationException e) {
                 refusal = "the native decoder does not support it";
                 cause = e;

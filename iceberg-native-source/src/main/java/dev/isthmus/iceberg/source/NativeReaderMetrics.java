@@ -18,6 +18,7 @@ final class NativeReaderMetrics {
 
     private final Counter rows;
     private final Counter batches;
+    private final Counter binaryBatches;
     private final Counter bytesRead;
     private final Counter decodeNanos;
     private final Counter nativeTasks;
@@ -25,10 +26,12 @@ final class NativeReaderMetrics {
     private final Counter rowGroupsRead;
     private final Counter rowGroupsPruned;
 
-    private NativeReaderMetrics(Counter rows, Counter batches, Counter bytesRead, Counter decodeNanos,
-            Counter nativeTasks, Counter fallbackTasks, Counter rowGroupsRead, Counter rowGroupsPruned) {
+    private NativeReaderMetrics(Counter rows, Counter batches, Counter binaryBatches, Counter bytesRead,
+            Counter decodeNanos, Counter nativeTasks, Counter fallbackTasks, Counter rowGroupsRead,
+            Counter rowGroupsPruned) {
         this.rows = rows;
         this.batches = batches;
+        this.binaryBatches = binaryBatches;
         this.bytesRead = bytesRead;
         this.decodeNanos = decodeNanos;
         this.nativeTasks = nativeTasks;
@@ -39,19 +42,22 @@ final class NativeReaderMetrics {
 
     static NativeReaderMetrics unregistered() {
         return new NativeReaderMetrics(new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
-                new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter());
+                new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
+                new SimpleCounter());
     }
 
     /**
-     * Registers the metrics under {@code parent}. The memory gauges are JVM-wide: batches the
-     * native readers have handed to Flink and not yet had recycled, and the bytes of every Arrow
-     * array the library has exported and Java not yet released.
+     * Registers the metrics under {@code parent}. The memory gauges are JVM-wide: decoded Arrow
+     * batches not yet released (columnar rows hold theirs until Flink recycles them; binary rows
+     * release theirs once transposed), and the bytes of every Arrow array the library has
+     * exported and Java not yet released.
      */
     static NativeReaderMetrics register(MetricGroup parent, MemoryTracker tracker) {
         MetricGroup group = parent.addGroup(GROUP);
         group.gauge("liveBatches", (Gauge<Long>) tracker::liveArrays);
         group.gauge("liveNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().exportedBytesLive());
-        return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"), group.counter("bytesRead"),
+        return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"),
+                group.counter("binaryBatches"), group.counter("bytesRead"),
                 group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),
                 group.counter("rowGroupsRead"), group.counter("rowGroupsPruned"));
     }
@@ -75,10 +81,13 @@ final class NativeReaderMetrics {
         decodeNanos.inc(nanos);
     }
 
-    /** A batch of {@code emitted} records handed to Flink. */
-    void batch(int emitted) {
+    /** A batch of {@code emitted} records handed to Flink, as binary rows or columnar ones. */
+    void batch(int emitted, boolean binary) {
         batches.inc();
         rows.inc(emitted);
-        NativeSourceCounters.batch(emitted);
+        if (binary) {
+            binaryBatches.inc();
+        }
+        NativeSourceCounters.batch(emitted, binary);
     }
 }

@@ -4,7 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the native readers of this JVM have done since it started: tasks read natively and by
- * the stock fallback, row groups read and pruned by statistics, batches and rows emitted.
+ * the stock fallback, row groups read and pruned by statistics, batches (and those emitted as
+ * binary rows) and rows emitted.
  *
  * <p>The per-reader Flink metrics ({@link NativeIcebergSource}) count the same things; these
  * totals also cover reader functions used inside a plain {@code IcebergSource}, which Iceberg
@@ -16,6 +17,7 @@ public final class NativeSourceCounters {
     private static final AtomicLong ROW_GROUPS_READ = new AtomicLong();
     private static final AtomicLong ROW_GROUPS_PRUNED = new AtomicLong();
     private static final AtomicLong BATCHES = new AtomicLong();
+    private static final AtomicLong BINARY_BATCHES = new AtomicLong();
     private static final AtomicLong ROWS = new AtomicLong();
 
     private NativeSourceCounters() {}
@@ -45,6 +47,11 @@ public final class NativeSourceCounters {
         return BATCHES.get();
     }
 
+    /** Native batches handed to Flink as binary rows ({@link NativeReadOptions.RowFormat#BINARY}). */
+    public static long binaryBatches() {
+        return BINARY_BATCHES.get();
+    }
+
     /** Rows emitted by native tasks. */
     public static long rows() {
         return ROWS.get();
@@ -60,8 +67,11 @@ public final class NativeSourceCounters {
         FALLBACK_TASKS.incrementAndGet();
     }
 
-    static void batch(int rows) {
+    static void batch(int rows, boolean binary) {
         BATCHES.incrementAndGet();
+        if (binary) {
+            BINARY_BATCHES.incrementAndGet();
+        }
         ROWS.addAndGet(rows);
     }
 }

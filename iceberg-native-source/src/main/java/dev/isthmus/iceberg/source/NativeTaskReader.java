@@ -2,6 +2,8 @@ package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.vector.BinaryRowTransposer;
+import dev.isthmus.arrow.vector.BinaryRows;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;
@@ -40,6 +42,9 @@ import org.apache.iceberg.types.Types;
  *   <li>positions count emitted records, as Iceberg's {@code DataIterator} counts them, so a
  *       position taken by either reader resumes in the other.
  * </ul>
+ *
+ * <p>Rows are emitted as {@code ColumnarRowData} over each batch, or, given binary-row buffers,
+ * transposed into {@code BinaryRowData} ({@link NativeReadOptions.RowFormat}).
  */
 final class NativeTaskReader implements TaskReader {
     private static final int CONSTANT = -1;
@@ -56,12 +61,15 @@ final class NativeTaskReader implements TaskReader {
     private final FlinkSourceFilter rowFilter;
     private final RecordLimiter limiter;
     private final NativeReaderMetrics metrics;
+    /** {@code null} for columnar rows. */
+    private final BinaryRowBuffers binaryRows;
+    private final BinaryRowTransposer transposer;
     private long skip;
     private long emitted;
 
     private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
             ColumnVector[] constants, int[] scanColumn, RowPositions positions, FlinkSourceFilter rowFilter,
-            RecordLimiter limiter, NativeReaderMetrics metrics, long skip, long emitted) {
+            RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows, long skip, long emitted) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
         this.file = file;
@@ -72,6 +80,8 @@ final class NativeTaskReader implements TaskReader {
         this.rowFilter = rowFilter;
         this.limiter = limiter;
         this.metrics = metrics;
+        this.binaryRows = binaryRows;
+        this.transposer = binaryRows == null ? null : new BinaryRowTransposer(binaryRows.rowType());
         this.skip = skip;
         this.emitted = emitted;
     }
@@ -81,12 +91,13 @@ final class NativeTaskReader implements TaskReader {
      *
      * @param constants the task's constant columns by field id, in Flink's representation
      * @param filter the source's filters combined, or {@code null} for none
+     * @param binaryRows where to transpose batches to binary rows, or {@code null} for columnar rows
      * @throws dev.isthmus.ffm.NativeException.Unsupported if the decoder cannot read the file
      */
     static NativeTaskReader open(String splitId, int fileOffset, long recordOffset, FileScanTask task,
             Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, Expression filter, boolean caseSensitive,
             FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
-            MemoryTracker tracker) {
+            BinaryRowBuffers binaryRows, MemoryTracker tracker) {
         List<Types.NestedField> projected = readSchema.columns();
         ColumnVector[] constantColumns = new ColumnVector[projected.size()];
         int[] scanColumn = new int[projected.size()];
@@ -136,7 +147,7 @@ final class NativeTaskReader implements TaskReader {
             metrics.nativeTask(groups.size(), pruned, chunkBytes(file, groups, scanOptions.projection()));
             RowPositions positions = new RowPositions(file, groups, filterRows ? 0 : recordOffset);
             return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
-                    rowFilter, limiter, metrics, filterRows ? recordOffset : 0, recordOffset);
+                    rowFilter, limiter, metrics, binaryRows, filterRows ? recordOffset : 0, recordOffset);
         } catch (RuntimeException e) {
             file.close();
             throw e;
@@ -203,16 +214,20 @@ final class NativeTaskReader implements TaskReader {
                 break;
             }
             ArrowColumnarBatch batch = scan.next();
+            RecordsWithSplitIds<RecordAndPosition<RowData>> records;
             try {
-                RecordsWithSplitIds<RecordAndPosition<RowData>> records = select(batch);
-                if (records != null) {
-                    return records;
-                }
+                records = select(batch);
             } catch (RuntimeException e) {
                 batch.close();
                 throw e;
             }
-            batch.close();
+            // Columnar records read the batch until Flink recycles them; binary ones hold copies.
+            if (records == null || transposer != null) {
+                batch.close();
+            }
+            if (records != null) {
+                return records;
+            }
         }
         return null;
     }
@@ -246,8 +261,21 @@ final class NativeTaskReader implements TaskReader {
         }
         long first = emitted;
         emitted += take;
-        metrics.batch(take);
-        return ArrowBatchRecords.of(splitId, batch, columns, selection, take, fileOffset, first);
+        RecordsWithSplitIds<RecordAndPosition<RowData>> records;
+        if (transposer == null) {
+            records = ArrowBatchRecords.of(splitId, batch, columns, selection, take, fileOffset, first);
+        } else {
+            BinaryRows transposed = binaryRows.take();
+            try {
+                transposer.transpose(columns.columns, selection, take, transposed);
+            } catch (RuntimeException e) {
+                binaryRows.give(transposed);
+                throw e;
+            }
+            records = new BinaryRowRecords(splitId, transposed, binaryRows, fileOffset, first);
+        }
+        metrics.batch(take, transposer != null);
+        return records;
     }
 
     /** The decoded columns with the task's constants in between, in the projection's order. */

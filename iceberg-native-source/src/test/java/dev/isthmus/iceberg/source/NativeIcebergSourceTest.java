@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.FlinkValues;
+import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import dev.isthmus.iceberg.source.parquet.RandomRecords;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -47,6 +50,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Jobs on a MiniCluster: the native source reads the same rows as Iceberg's stock {@code IcebergSource}. */
@@ -104,6 +108,55 @@ class NativeIcebergSourceTest {
                 IcebergSource.forRowData(), RandomRecords.EVERY_TYPE, 2);
         assertEquals(fallbacks, NativeSourceCounters.fallbackTasks());
         assertTrue(NativeSourceCounters.nativeTasks() >= nativeTasks + 2, "both files were read natively");
+    }
+
+    /** The classes of the rows a chained operator was handed. */
+    private static final Set<String> HANDED = ConcurrentHashMap.newKeySet();
+
+    private static final class RecordClasses implements MapFunction<RowData, RowData> {
+        @Override
+        public RowData map(RowData row) {
+            HANDED.add(row.getClass().getSimpleName());
+            return row;
+        }
+    }
+
+    /**
+     * Without object reuse (Flink's default) Flink copies every record it hands on: binary rows
+     * arrive as binary rows (one array copy each), and read the same rows as the stock source.
+     */
+    @Test
+    void binaryRowsWithoutObjectReuseReadAsStock() throws Exception {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("binary_rows", RandomRecords.EVERY_TYPE, PartitionSpec.unpartitioned(),
+                Map.of(TableProperties.FORMAT_VERSION, "3", "write.parquet.row-group-size-bytes", "65536"));
+        RandomRecords random = new RandomRecords(12, 0.15);
+        TestTables.append(table, random.records(RandomRecords.EVERY_TYPE, 5_000));
+        TestTables.append(table, random.records(RandomRecords.EVERY_TYPE, 3_000));
+        long binaryBatches = NativeSourceCounters.binaryBatches();
+
+        assertSameRows(tables, "binary_rows", NativeIcebergSource.forRowData().rowFormat(RowFormat.BINARY)
+                .batchSize(1_000).strict(true), IcebergSource.forRowData(), RandomRecords.EVERY_TYPE, 2);
+        Schema projection = RandomRecords.EVERY_TYPE.select("str", "i64", "dec38", "ts_ns", "uuid");
+        List<Expression> filters = List.of(Expressions.greaterThan("i64", 0L));
+        assertSameRows(tables, "binary_rows", NativeIcebergSource.forRowData().rowFormat(RowFormat.BINARY)
+                .project(projection).filters(filters).strict(true),
+                IcebergSource.forRowData().project(projection).filters(filters), projection, 2);
+        assertTrue(NativeSourceCounters.binaryBatches() >= binaryBatches + 8, "the reads emitted binary rows");
+
+        for (RowFormat format : RowFormat.values()) {
+            HANDED.clear();
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("binary_rows"))
+                    .rowFormat(format).strict(true).build();
+            env.fromSource(source, WatermarkStrategy.noWatermarks(), "binary_rows")
+                    .map(new RecordClasses(), source.getProducedType())
+                    .sinkTo(new DiscardingSink<>());
+            env.execute("record classes");
+            // Flink's copy of a row that is not binary is a GenericRowData.
+            assertEquals(Set.of(format == RowFormat.BINARY ? "BinaryRowData" : "GenericRowData"), Set.copyOf(HANDED),
+                    format + " rows, copied");
+        }
     }
 
     static Stream<Arguments> partitionSpecs() {
@@ -207,8 +260,9 @@ class NativeIcebergSourceTest {
     }
 
     /** Each reader registers its metrics; summed over the subtasks they count what was read. */
-    @Test
-    void readersReportTheirMetricsToFlink() throws Exception {
+    @ParameterizedTest
+    @EnumSource(RowFormat.class)
+    void readersReportTheirMetricsToFlink(RowFormat format) throws Exception {
         TestTables tables = new TestTables(dir);
         Table table = tables.create("metered", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
                 Map.of("write.parquet.row-group-size-bytes", "8192"));
@@ -216,7 +270,8 @@ class NativeIcebergSourceTest {
         TestTables.append(table, SampleTable.records(5_000, 3_000));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("metered"))
-                .filters(List.of(Expressions.lessThan("id", 6_000))).batchSize(1_000).strict(true).build();
+                .filters(List.of(Expressions.lessThan("id", 6_000))).batchSize(1_000).rowFormat(format).strict(true)
+                .build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "metered").setParallelism(2)
                 .sinkTo(new DiscardingSink<>());
         JobExecutionResult result = env.execute("metered");
@@ -227,6 +282,7 @@ class NativeIcebergSourceTest {
         assertEquals(0, sum(metrics, "fallbackTasks"));
         assertTrue(sum(metrics, "rowGroupsPruned") > 0, "the ids at or above 6,000 were pruned");
         assertTrue(sum(metrics, "batches") >= 6, "batches of at most 1,000 rows");
+        assertEquals(format == RowFormat.BINARY ? sum(metrics, "batches") : 0, sum(metrics, "binaryBatches"));
         assertTrue(sum(metrics, "bytesRead") > 0 && sum(metrics, "decodeNanos") > 0);
         assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.liveNativeBytes")));
     }
@@ -282,9 +338,10 @@ class NativeIcebergSourceTest {
      * with the collect sink's exactly-once results, a position off by one row shows as a row
      * missing or read twice.
      */
-    @Test
+    @ParameterizedTest
+    @EnumSource(RowFormat.class)
     @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
-    void failoverResumesAtTheCheckpointedPositions() throws Exception {
+    void failoverResumesAtTheCheckpointedPositions(RowFormat format) throws Exception {
         TestTables tables = new TestTables(dir);
         Table table = tables.create("failover", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
                 Map.of("write.parquet.row-group-size-bytes", "8192"));
@@ -300,7 +357,7 @@ class NativeIcebergSourceTest {
                 "restart-strategy.fixed-delay.delay", "100 ms",
                 "execution.checkpointing.interval", "100 ms")));
         NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("failover"))
-                .batchSize(500).strict(true).build();
+                .batchSize(500).rowFormat(format).strict(true).build();
         List<List<Object>> rows = new ArrayList<>();
         try (CloseableIterator<RowData> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "failover",
                         FlinkCompatibilityUtil.toTypeInfo(type))

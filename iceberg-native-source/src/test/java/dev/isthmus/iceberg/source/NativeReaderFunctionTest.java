@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import dev.isthmus.iceberg.source.ReadResults.Emitted;
+import dev.isthmus.iceberg.source.parquet.RandomRecords;
+import dev.isthmus.arrow.FlinkValues;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.MetadataColumns;
@@ -26,8 +32,10 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.source.FlinkSplitPlanner;
 import org.apache.iceberg.flink.source.ScanContext;
 import org.apache.iceberg.flink.source.reader.ReaderFunction;
+import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 import org.apache.iceberg.flink.source.reader.RowDataReaderFunction;
 import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
+import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The native reader function against Iceberg's {@code RowDataReaderFunction} on the same
  * planned splits, without a cluster: the same records in the same order with the same
- * positions, and the same records after resuming at any position either of them emitted.
+ * positions, and the same records after resuming at any position either of them emitted, in
+ * both row formats.
  */
 @ExtendWith(LeakCheckExtension.class)
 class NativeReaderFunctionTest {
@@ -62,7 +71,10 @@ class NativeReaderFunctionTest {
         }
     }
 
-    /** Asserts the native function reads what the stock one reads; returns the tasks that fell back. */
+    /**
+     * Asserts the native function reads what the stock one reads, with columnar and with binary
+     * rows; returns the tasks that fell back (counted once per format).
+     */
     private long assertSameAsStock(Table table, Schema projection, List<Expression> filters, int minSplits) {
         List<IcebergSourceSplit> splits = plan(table, projection, filters);
         assertTrue(splits.size() >= minSplits, "the test needs several splits, got " + splits.size());
@@ -70,24 +82,33 @@ class NativeReaderFunctionTest {
         RowType type = FlinkSchemaUtil.convert(read);
         ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), projection,
                 null, true, table.io(), table.encryption(), filters, -1);
-        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), projection, null, true,
-                table.io(), table.encryption(), filters, -1, NativeReadOptions.defaults().withBatchSize(700));
         long fallbacks = NativeSourceCounters.fallbackTasks();
-        int records = 0;
-        for (IcebergSourceSplit split : splits) {
-            List<Emitted> expected = ReadResults.read(stock, split, type);
-            assertEquals(expected, ReadResults.read(nativeReader, split, type), "split " + split);
-            records += expected.size();
-            // Resume at positions stock emitted (including the ends of files), as after a failover.
-            for (int i = 0; i < expected.size(); i += Math.max(1, expected.size() / 7)) {
-                Emitted at = expected.get(i);
-                IcebergSourceSplit resumed = IcebergSourceSplit.fromCombinedScanTask(split.task(), at.fileOffset(),
-                        at.recordOffset());
-                assertEquals(expected.subList(i + 1, expected.size()), ReadResults.read(nativeReader, resumed, type),
-                        "resumed at " + at.fileOffset() + "/" + at.recordOffset() + " of " + split);
+        for (RowFormat format : RowFormat.values()) {
+            ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), projection, null, true,
+                    table.io(), table.encryption(), filters, -1,
+                    NativeReadOptions.defaults().withBatchSize(700).withRowFormat(format));
+            long nativeRows = NativeSourceCounters.rows();
+            long binaryBatches = NativeSourceCounters.binaryBatches();
+            int records = 0;
+            for (IcebergSourceSplit split : splits) {
+                List<Emitted> expected = ReadResults.read(stock, split, type);
+                assertEquals(expected, ReadResults.read(nativeReader, split, type), format + ", split " + split);
+                records += expected.size();
+                // Resume at positions stock emitted (including the ends of files), as after a failover.
+                for (int i = 0; i < expected.size(); i += Math.max(1, expected.size() / 7)) {
+                    Emitted at = expected.get(i);
+                    IcebergSourceSplit resumed = IcebergSourceSplit.fromCombinedScanTask(split.task(), at.fileOffset(),
+                            at.recordOffset());
+                    assertEquals(expected.subList(i + 1, expected.size()),
+                            ReadResults.read(nativeReader, resumed, type),
+                            format + ", resumed at " + at.fileOffset() + "/" + at.recordOffset() + " of " + split);
+                }
             }
+            assertTrue(records > 0, "the test must read something");
+            boolean anyNative = NativeSourceCounters.rows() > nativeRows;
+            assertEquals(format == RowFormat.BINARY && anyNative,
+                    NativeSourceCounters.binaryBatches() > binaryBatches, format + " rows were emitted");
         }
-        assertTrue(records > 0, "the test must read something");
         return NativeSourceCounters.fallbackTasks() - fallbacks;
     }
 
@@ -145,6 +166,109 @@ class NativeReaderFunctionTest {
         assertTrue(assertSameAsStock(table, null, List.of(), 2) > 0, "the Avro file");
         assertTrue(assertSameAsStock(table, table.schema().select("id", "category"),
                 List.of(Expressions.notEqual("category", "c")), 2) > 0, "the Avro file, filtered");
+    }
+
+    /**
+     * A limit is counted per reader function across splits, as Iceberg's is: reading the splits
+     * in order, both cut at the same record, which may be inside a batch and a file.
+     */
+    @Test
+    void limitCutsAtTheSameRecordAsStock() {
+        Table table = new TestTables(dir).create("limited", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                SMALL_ROW_GROUPS);
+        TestTables.append(table, SampleTable.records(0, 3_000));
+        TestTables.append(table, SampleTable.records(3_000, 2_000));
+        Schema projection = table.schema().select("id", "category", "ts");
+        List<Expression> filters = List.of(Expressions.notEqual("category", "c"));
+        RowType type = FlinkSchemaUtil.convert(projection);
+        List<IcebergSourceSplit> splits = plan(table, projection, filters);
+        for (RowFormat format : RowFormat.values()) {
+            ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), projection,
+                    null, true, table.io(), table.encryption(), filters, 2_345);
+            ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), projection, null, true,
+                    table.io(), table.encryption(), filters, 2_345,
+                    NativeReadOptions.defaults().withBatchSize(700).withRowFormat(format));
+            List<Emitted> expected = new ArrayList<>();
+            List<Emitted> actual = new ArrayList<>();
+            for (IcebergSourceSplit split : splits) {
+                expected.addAll(ReadResults.read(stock, split, type));
+                actual.addAll(ReadResults.read(nativeReader, split, type));
+            }
+            assertEquals(2_345, expected.size());
+            assertEquals(expected, actual, format.toString());
+        }
+    }
+
+    /**
+     * Flink's reader holds several batches at once before recycling them: binary rows must keep
+     * their own arrays until then (and reuse them only after), while no Arrow memory stays held.
+     */
+    @Test
+    void batchesHeldTogetherKeepTheirRows() throws IOException {
+        Table table = new TestTables(dir).create("held", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                SMALL_ROW_GROUPS);
+        TestTables.append(table, SampleTable.records(0, 3_000));
+        RowType type = FlinkSchemaUtil.convert(table.schema());
+        List<IcebergSourceSplit> splits = plan(table, null, List.of());
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
+                true, table.io(), table.encryption(), List.of(), -1);
+        for (RowFormat format : RowFormat.values()) {
+            ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), null, null, true,
+                    table.io(), table.encryption(), List.of(), -1,
+                    NativeReadOptions.defaults().withBatchSize(100).withRowFormat(format));
+            int mostHeld = 0;
+            // The second round's batches reuse the arrays the first round's gave back.
+            for (int round = 0; round < 2; round++) {
+                for (IcebergSourceSplit split : splits) {
+                    List<RecordsWithSplitIds<RecordAndPosition<RowData>>> held = new ArrayList<>();
+                    try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches =
+                            nativeReader.apply(split)) {
+                        batches.forEachRemaining(held::add);
+                    }
+                    mostHeld = Math.max(mostHeld, held.size());
+                    assertEquals(format == RowFormat.COLUMNAR, MemoryTracker.root().liveArrays() > 0,
+                            format + ": Arrow batches held by the records");
+                    List<Emitted> actual = new ArrayList<>();
+                    for (RecordsWithSplitIds<RecordAndPosition<RowData>> batch : held) {
+                        while (batch.nextSplit() != null) {
+                            RecordAndPosition<RowData> r;
+                            while ((r = batch.nextRecordFromSplit()) != null) {
+                                actual.add(new Emitted(FlinkValues.row(r.record(), type), r.fileOffset(),
+                                        r.recordOffset()));
+                            }
+                        }
+                    }
+                    held.forEach(RecordsWithSplitIds::recycle);
+                    assertEquals(ReadResults.read(stock, split, type), actual, format + ", round " + round);
+                }
+            }
+            assertTrue(mostHeld > 4, "more batches held than arrays kept for reuse");
+        }
+    }
+
+    /** Binary rows hold flat columns only: with a struct or list projected, asking for binary rows gives columnar ones. */
+    @Test
+    void nestedProjectionsEmitColumnarRowsWhenBinaryIsAskedFor() {
+        Schema nested = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "point", Types.StructType.of(
+                        Types.NestedField.optional(3, "x", Types.DoubleType.get()),
+                        Types.NestedField.optional(4, "tag", Types.StringType.get()))),
+                Types.NestedField.optional(5, "tags", Types.ListType.ofOptional(6, Types.StringType.get())));
+        Table table = new TestTables(dir).create("nested", nested, PartitionSpec.unpartitioned(), SMALL_ROW_GROUPS);
+        Schema schema = table.schema();
+        TestTables.append(table, new RandomRecords(3, 0.1).records(schema, 2_000));
+        RowType type = FlinkSchemaUtil.convert(schema);
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), schema, null, null, true,
+                table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> binary = new NativeReaderFunction(schema, null, null, true, table.io(),
+                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withRowFormat(RowFormat.BINARY));
+        long nativeTasks = NativeSourceCounters.nativeTasks();
+        long binaryBatches = NativeSourceCounters.binaryBatches();
+        for (IcebergSourceSplit split : plan(table, null, List.of())) {
+            assertEquals(ReadResults.read(stock, split, type), ReadResults.read(binary, split, type));
+        }
+        assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "read natively");
+        assertEquals(binaryBatches, NativeSourceCounters.binaryBatches(), "as columnar rows");
     }
 
     @Test

@@ -1,0 +1,700 @@
+package dev.isthmus.arrow.vector;
+
+import dev.isthmus.arrow.types.ArrowType.TimeUnit;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.math.BigInteger;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.columnar.vector.BooleanColumnVector;
+import org.apache.flink.table.data.columnar.vector.ByteColumnVector;
+import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
+import org.apache.flink.table.data.columnar.vector.ColumnVector;
+import org.apache.flink.table.data.columnar.vector.DecimalColumnVector;
+import org.apache.flink.table.data.columnar.vector.DoubleColumnVector;
+import org.apache.flink.table.data.columnar.vector.FloatColumnVector;
+import org.apache.flink.table.data.columnar.vector.IntColumnVector;
+import org.apache.flink.table.data.columnar.vector.LongColumnVector;
+import org.apache.flink.table.data.columnar.vector.ShortColumnVector;
+import org.apache.flink.table.data.columnar.vector.TimestampColumnVector;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+
+/**
+ * Writes the rows of a batch of columns as Flink {@link BinaryRowData}s, byte for byte what
+ * Flink's own {@code BinaryRowWriter} (and so {@code RowDataSerializer.toBinaryRow}) writes for
+ * the same values, into one heap array ({@link BinaryRows}). Flink copies and serializes a binary
+ * row as one array copy, where a columnar row is copied field by field through per-field getters,
+ * which costs more than decoding it; transposing a batch once, column by column, is much cheaper
+ * than that copy.
+ *
+ * <p>The layout, per row: the null bits with the row kind in their first byte (INSERT, so 0), an
+ * 8-byte slot per field, then the variable part in 8-byte words, fields in order. Booleans, bytes,
+ * shorts, ints (also DATE and TIME), longs, floats and doubles sit in their slot (the rest of it
+ * zero), as do compact decimals (precision up to 18: the unscaled long) and compact timestamps
+ * (precision up to 3: epoch millis). Byte strings (CHAR, VARCHAR, BINARY, VARBINARY) of up to 7
+ * bytes sit in the slot with their length and a mark bit in its last byte; longer ones, wider
+ * decimals (16 bytes holding the unscaled value's minimal big-endian two's complement) and wider
+ * timestamps (millis, with the nanos of the millisecond in the slot) go to the variable part, the
+ * slot holding their offset from the row's start and their length. Null fields have their bit set
+ * and a zero slot, and take no variable part.
+ *
+ * <p>Flat types only ({@link #supports}). Columns that are this package's Arrow vectors are read
+ * straight from their buffers, one column at a time; any other {@link ColumnVector} (a constant
+ * column, say) through Flink's vector interfaces. Methods that read native segments write only
+ * plain arrays, and the heap rows are written through a byte-array view: a hot method whose
+ * segment accesses see both heap and native segments runs several times slower.
+ *
+ * <p>One instance per thread: it keeps its scratch arrays from batch to batch.
+ */
+public final class BinaryRowTransposer {
+    /** The most bytes one batch of rows may take: about the largest Java array. */
+    static final int MAX_BYTES = Integer.MAX_VALUE - 16;
+
+    /** Flink reads its slots in the platform's order; the library runs on little-endian x86-64 only. */
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ORDER);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ORDER);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ORDER);
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ORDER);
+    /**
+     * A string column whose data buffer holds at most this many bytes per row transposed is copied
+     * to the heap whole, then each value from there: a bulk copy per value costs about 10 ns of
+     * set-up, more than copying short strings twice. Sparse selections and long strings are
+     * copied value by value.
+     */
+    private static final long HEAP_COPY_BYTES_PER_ROW = 128;
+
+    private enum Kind {
+        BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, COMPACT_DECIMAL, DECIMAL, COMPACT_TIMESTAMP, TIMESTAMP, BYTES;
+
+        /** Whether values of this kind may take room in the variable part. */
+        boolean variable() {
+            return this == DECIMAL || this == TIMESTAMP || this == BYTES;
+        }
+    }
+
+    private final Kind[] kinds;
+    private final int[] precisions;
+    private final int[] scales;
+    private final int fixedSize;
+    private final int nullBytes;
+
+    private int capacity = -1;
+    private int[] identity;
+    private boolean[][] nulls;
+    private long[] variableSizes;
+    private int[] cursors;
+    private int[] entries;
+    private long[] slots;
+    private long[] first;
+    private long[] second;
+    private byte[] heapStrings = new byte[0];
+
+    /**
+     * @throws IllegalArgumentException if a field's type is not flat ({@link #supports})
+     * @throws IllegalStateException on a big-endian platform
+     */
+    public BinaryRowTransposer(RowType type) {
+        if (!BinaryRowData.LITTLE_ENDIAN) {
+            throw new IllegalStateException("binary rows are written little-endian, the platform is not");
+        }
+        int arity = type.getFieldCount();
+        kinds = new Kind[arity];
+        precisions = new int[arity];
+        scales = new int[arity];
+        for (int c = 0; c < arity; c++) {
+            LogicalType field = type.getTypeAt(c);
+            kinds[c] = kind(field);
+            if (kinds[c] == null) {
+                throw new IllegalArgumentException("no binary rows of " + field + " (field " + c + " of " + type + ")");
+            }
+            if (field instanceof DecimalType d) {
+                precisions[c] = d.getPrecision();
+                scales[c] = d.getScale();
+            } else if (kinds[c] == Kind.COMPACT_TIMESTAMP || kinds[c] == Kind.TIMESTAMP) {
+                precisions[c] = LogicalTypeChecks.getPrecision(field);
+            }
+        }
+        nullBytes = BinaryRowData.calculateBitSetWidthInBytes(arity);
+        fixedSize = BinaryRowData.calculateFixPartSizeInBytes(arity);
+    }
+
+    /** Whether rows of {@code type} can be transposed: no nested, raw, structured or interval fields. */
+    public static boolean supports(RowType type) {
+        return type.getChildren().stream().allMatch(field -> kind(field) != null);
+    }
+
+    private static Kind kind(LogicalType type) {
+        return switch (type.getTypeRoot()) {
+            case BOOLEAN -> Kind.BOOLEAN;
+            case TINYINT -> Kind.BYTE;
+            case SMALLINT -> Kind.SHORT;
+            case INTEGER, DATE, TIME_WITHOUT_TIME_ZONE -> Kind.INT;
+            case BIGINT -> Kind.LONG;
+            case FLOAT -> Kind.FLOAT;
+            case DOUBLE -> Kind.DOUBLE;
+            case DECIMAL -> DecimalData.isCompact(((DecimalType) type).getPrecision()) ? Kind.COMPACT_DECIMAL
+                    : Kind.DECIMAL;
+            case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
+                    TimestampData.isCompact(LogicalTypeChecks.getPrecision(type)) ? Kind.COMPACT_TIMESTAMP
+                            : Kind.TIMESTAMP;
+            case CHAR, VARCHAR, BINARY, VARBINARY -> Kind.BYTES;
+            default -> null;
+        };
+    }
+
+    /**
+     * Writes rows {@code selection[0..count)} of {@code columns} (rows {@code 0..count)} when the
+     * selection is {@code null}) into {@code into}, replacing what it held.
+     *
+     * @param columns one vector per field of the row type, each of the field's type
+     * @throws IllegalStateException if the rows would take more than about 2 GiB
+     */
+    public void transpose(ColumnVector[] columns, int[] selection, int count, BinaryRows into) {
+        if (columns.length != kinds.length) {
+            throw new IllegalArgumentException(columns.length + " columns for " + kinds.length + " fields");
+        }
+        reserve(count);
+        int[] rows = selection == null ? identity : selection;
+
+        // First the variable part of every row, which places the rows.
+        long[] sizes = variableSizes;
+        Arrays.fill(sizes, 0, count, 0L);
+        for (int c = 0; c < kinds.length; c++) {
+            if (kinds[c].variable()) {
+                boolean[] isNull = markNulls(c, columns[c], rows, count);
+                addVariableSizes(kinds[c], columns[c], rows, count, isNull, sizes);
+            }
+        }
+        int[] starts = into.startsFor(count);
+        long end = 0;
+        for (int k = 0; k < count; k++) {
+            starts[k] = (int) end;
+            cursors[k] = (int) end + fixedSize;
+            end += fixedSize + sizes[k];
+            if (end > MAX_BYTES) {
+                throw new IllegalStateException("a batch of " + count + " rows takes more than " + MAX_BYTES
+                        + " bytes as binary rows; read it in smaller batches or as columnar rows");
+            }
+        }
+        starts[count] = (int) end;
+        byte[] data = into.dataFor((int) end);
+        Heap.clearNullBits(data, starts, count, nullBytes);
+
+        // Then each column writes its slot and variable part in every row.
+        for (int c = 0; c < kinds.length; c++) {
+            Kind kind = kinds[c];
+            boolean[] isNull = kind.variable() ? nulls[c] : markNulls(c, columns[c], rows, count);
+            switch (kind) {
+                case BYTES -> writeBytes(columns[c], rows, count, isNull, data, starts);
+                case DECIMAL -> {
+                    decimals(columns[c], rows, count, isNull, precisions[c], scales[c]);
+                    Heap.writeDecimals(data, starts, cursors, count, isNull, first, second, slots);
+                }
+                case TIMESTAMP -> {
+                    timestamps(columns[c], rows, count, isNull, precisions[c]);
+                    Heap.writeTimestamps(data, starts, cursors, count, isNull, first, second, slots);
+                }
+                default -> fillSlots(kind, columns[c], rows, count, isNull, precisions[c], scales[c]);
+            }
+            int nullBit = c + BinaryRowData.HEADER_SIZE_IN_BITS;
+            Heap.scatter(data, starts, count, nullBytes + 8 * c, nullBit >>> 3, 1 << (nullBit & 7), isNull, slots);
+        }
+        into.filled(count);
+    }
+
+    private void reserve(int count) {
+        if (count <= capacity) {
+            return;
+        }
+        int n = Math.max(count, 16);
+        identity = new int[n];
+        for (int i = 0; i < n; i++) {
+            identity[i] = i;
+        }
+        nulls = new boolean[kinds.length][n];
+        variableSizes = new long[n];
+        cursors = new int[n];
+        entries = new int[n];
+        slots = new long[n];
+        first = new long[n];
+        second = new long[n];
+        capacity = n;
+    }
+
+    /** Column {@code c}'s null flags for the rows, kept in {@code nulls[c]}. */
+    private boolean[] markNulls(int c, ColumnVector column, int[] rows, int count) {
+        boolean[] isNull = nulls[c];
+        Arrays.fill(isNull, 0, count, false);
+        markNulls(column, rows, count, isNull);
+        return isNull;
+    }
+
+    /** Flags the null rows of {@code column} that are not flagged yet, reading only those. */
+    private void markNulls(ColumnVector column, int[] rows, int count, boolean[] isNull) {
+        if (column instanceof DictionaryVector d && isBytes(d.dictionary)) {
+            if (d.validity != null) {
+                Native.markNulls(d.validity, d.offset, rows, count, isNull);
+            }
+            markNulls(d.dictionary, entries(d, rows, count, isNull), count, isNull);
+        } else if (column instanceof ValidityVector v && !(column instanceof DictionaryVector)) {
+            if (v.validity != null) {
+                Native.markNulls(v.validity, v.offset, rows, count, isNull);
+            }
+        } else {
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k] && column.isNullAt(rows[k])) {
+                    isNull[k] = true;
+                }
+            }
+        }
+    }
+
+    /** Byte strings read from their Arrow buffers: plain, fixed width, or a dictionary of either. */
+    private static boolean isBytes(ColumnVector column) {
+        return column instanceof ValueVectors.VariableBytes || column instanceof ValueVectors.FixedBytes;
+    }
+
+    /** The dictionary entry of every row not null, in {@link #entries}. */
+    private int[] entries(DictionaryVector column, int[] rows, int count, boolean[] isNull) {
+        int[] e = entries;
+        for (int k = 0; k < count; k++) {
+            e[k] = isNull[k] ? 0 : column.entry(rows[k]);
+        }
+        return e;
+    }
+
+    private void addVariableSizes(Kind kind, ColumnVector column, int[] rows, int count, boolean[] isNull,
+            long[] sizes) {
+        switch (kind) {
+            case DECIMAL -> Heap.addSizes(isNull, count, 16, sizes);
+            case TIMESTAMP -> Heap.addSizes(isNull, count, 8, sizes);
+            default -> addByteSizes(column, rows, count, isNull, sizes);
+        }
+    }
+
+    private void addByteSizes(ColumnVector column, int[] rows, int count, boolean[] isNull, long[] sizes) {
+        switch (column) {
+            case ValueVectors.VariableBytes v -> Native.addStringSizes(v.offsets, v.large, v.offset, rows, count, isNull,
+                    sizes);
+            case ValueVectors.FixedBytes f -> {
+                if (f.width > 7) {
+                    Heap.addSizes(isNull, count, roundToWord(f.width), sizes);
+                }
+            }
+            case DictionaryVector d when isBytes(d.dictionary) ->
+                    addByteSizes(d.dictionary, entries(d, rows, count, isNull), count, isNull, sizes);
+            default -> {
+                for (int k = 0; k < count; k++) {
+                    if (!isNull[k]) {
+                        int length = ((BytesColumnVector) column).getBytes(rows[k]).len;
+                        if (length > 7) {
+                            sizes[k] += roundToWord(length);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private void writeBytes(ColumnVector column, int[] rows, int count, boolean[] isNull, byte[] data, int[] starts) {
+        switch (column) {
+            case ValueVectors.VariableBytes v -> {
+                long size = v.data.byteSize();
+                if (v.large) {
+                    Native.copyLargeStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors,
+                            slots);
+                } else if (size <= HEAP_COPY_BYTES_PER_ROW * count && size <= MAX_BYTES) {
+                    if (heapStrings.length < size) {
+                        heapStrings = new byte[(int) size];
+                    }
+                    MemorySegment.copy(v.data, ValueLayout.JAVA_BYTE, 0, heapStrings, 0, (int) size);
+                    Native.copyHeapStrings(v.offsets, heapStrings, v.offset, rows, count, isNull, data, starts,
+                            cursors, slots);
+                } else {
+                    Native.copyStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors, slots);
+                }
+            }
+            case ValueVectors.FixedBytes f -> Native.copyFixed(f.data, f.offset, f.width, rows, count, isNull, data,
+                    starts, cursors, slots);
+            case DictionaryVector d when isBytes(d.dictionary) ->
+                    writeBytes(d.dictionary, entries(d, rows, count, isNull), count, isNull, data, starts);
+            default -> Heap.copyBytes(column, rows, count, isNull, data, starts, cursors, slots);
+        }
+    }
+
+    /** The slot of every row not null, in {@link #slots}. */
+    private void fillSlots(Kind kind, ColumnVector column, int[] rows, int count, boolean[] isNull, int precision,
+            int scale) {
+        long[] out = slots;
+        switch (column) {
+            case PrimitiveVectors.Booleans v when kind == Kind.BOOLEAN -> Native.booleans(v.bits, v.offset, rows, count, out);
+            case PrimitiveVectors.Bytes v when kind == Kind.BYTE -> Native.bytes(v.values, v.offset, rows, count, out);
+            case PrimitiveVectors.Shorts v when kind == Kind.SHORT -> Native.shorts(v.values, v.offset, rows, count, out);
+            case PrimitiveVectors.Ints v when kind == Kind.INT -> Native.ints(v.values, v.offset, rows, count, out);
+            case PrimitiveVectors.Floats v when kind == Kind.FLOAT -> Native.ints(v.values, v.offset, rows, count, out);
+            case PrimitiveVectors.ScaledLongsAsInts v when kind == Kind.INT ->
+                    Native.scaledLongs(v.values, v.offset, v.divisor, rows, count, out);
+            case PrimitiveVectors.SecondsAsMillis v when kind == Kind.INT ->
+                    Native.secondsAsMillis(v.values, v.offset, rows, count, out);
+            case PrimitiveVectors.Longs v when kind == Kind.LONG -> Native.longs(v.values, v.offset, 1, 0, rows, count, out);
+            case PrimitiveVectors.Doubles v when kind == Kind.DOUBLE ->
+                    Native.longs(v.values, v.offset, 1, 0, rows, count, out);
+            // The low word of the 128-bit value: a compact decimal's unscaled value fits in it.
+            case ValueVectors.Decimals v when kind == Kind.COMPACT_DECIMAL ->
+                    Native.longs(v.values, v.offset, 2, 0, rows, count, out);
+            case ValueVectors.Timestamps v when kind == Kind.COMPACT_TIMESTAMP ->
+                    Native.timestamps(v.values, v.offset, v.unit, rows, count, isNull, out, null);
+            default -> Heap.slots(kind, column, rows, count, isNull, precision, scale, out);
+        }
+    }
+
+    /** The unscaled value of every row not null, low words in {@link #first}, high in {@link #second}. */
+    private void decimals(ColumnVector column, int[] rows, int count, boolean[] isNull, int precision, int scale) {
+        if (column instanceof ValueVectors.Decimals v) {
+            Native.longs(v.values, v.offset, 2, 0, rows, count, first);
+            Native.longs(v.values, v.offset, 2, 1, rows, count, second);
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            if (!isNull[k]) {
+                BigInteger unscaled = ((DecimalColumnVector) column).getDecimal(rows[k], precision, scale).toBigDecimal()
+                        .unscaledValue();
+                first[k] = unscaled.longValue();
+                second[k] = unscaled.shiftRight(64).longValue();
+            }
+        }
+    }
+
+    /** Millis of every row not null in {@link #first}, nanos of the milli in {@link #second}. */
+    private void timestamps(ColumnVector column, int[] rows, int count, boolean[] isNull, int precision) {
+        if (column instanceof ValueVectors.Timestamps v) {
+            Native.timestamps(v.values, v.offset, v.unit, rows, count, isNull, first, second);
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            if (!isNull[k]) {
+                TimestampData t = ((TimestampColumnVector) column).getTimestamp(rows[k], precision);
+                first[k] = t.getMillisecond();
+                second[k] = t.getNanoOfMillisecond();
+            }
+        }
+    }
+
+    static int roundToWord(int bytes) {
+        return (bytes + 7) & ~7;
+    }
+
+    /**
+     * Reads of the Arrow buffers, which are all native segments; they write only plain arrays
+     * (and copy into the rows' array with {@code MemorySegment.copy}). Values of null rows are
+     * read where the buffers hold a slot for them anyway, and ignored.
+     */
+    private static final class Native {
+        private Native() {}
+
+        static void markNulls(MemorySegment validity, long offset, int[] rows, int count, boolean[] isNull) {
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    long bit = offset + rows[k];
+                    isNull[k] = (validity.get(ValueLayout.JAVA_BYTE, bit >>> 3) & (1 << (bit & 7))) == 0;
+                }
+            }
+        }
+
+        static void booleans(MemorySegment bits, long offset, int[] rows, int count, long[] out) {
+            for (int k = 0; k < count; k++) {
+                long bit = offset + rows[k];
+                out[k] = (bits.get(ValueLayout.JAVA_BYTE, bit >>> 3) >>> (bit & 7)) & 1;
+            }
+        }
+
+        static void bytes(MemorySegment values, long offset, int[] rows, int count, long[] out) {
+            for (int k = 0; k < count; k++) {
+                out[k] = values.get(ValueLayout.JAVA_BYTE, offset + rows[k]) & 0xFFL;
+            }
+        }
+
+        static void shorts(MemorySegment values, long offset, int[] rows, int count, long[] out) {
+            for (int k = 0; k < count; k++) {
+                out[k] = values.getAtIndex(SHORT, offset + rows[k]) & 0xFFFFL;
+            }
+        }
+
+        /** 32-bit values as they are: ints, and floats' bits (Flink writes their raw bits). */
+        static void ints(MemorySegment values, long offset, int[] rows, int count, long[] out) {
+            for (int k = 0; k < count; k++) {
+                out[k] = values.getAtIndex(INT, offset + rows[k]) & 0xFFFFFFFFL;
+            }
+        }
+
+        static void scaledLongs(MemorySegment values, long offset, long divisor, int[] rows, int count, long[] out) {
+            for (int k = 0; k < count; k++) {
+                out[k] = (int) Math.floorDiv(values.getAtIndex(LONG, offset + rows[k]), divisor) & 0xFFFFFFFFL;
+            }
+        }
+
+        static void secondsAsMillis(MemorySegment values, long offset, int[] rows, int count, long[] out) {
+            for (int k = 0; k < count; k++) {
+                out[k] = values.getAtIndex(INT, offset + rows[k]) * 1000 & 0xFFFFFFFFL;
+            }
+        }
+
+        /** Word {@code word} of each row's {@code words} 64-bit words, as they are. */
+        static void longs(MemorySegment values, long offset, int words, int word, int[] rows, int count, long[] out) {
+            for (int k = 0; k < count; k++) {
+                out[k] = values.getAtIndex(LONG, (offset + rows[k]) * words + word);
+            }
+        }
+
+        /**
+         * Epoch millis of the rows not null, and with {@code nanos} the nanos of the millisecond,
+         * as the Timestamps vector gives them (seconds are scaled exactly, so null rows are skipped).
+         */
+        static void timestamps(MemorySegment values, long offset, TimeUnit unit, int[] rows, int count,
+                boolean[] isNull, long[] millis, long[] nanos) {
+            long perMilli = switch (unit) {
+                case SECOND, MILLISECOND -> 1L;
+                case MICROSECOND -> 1_000L;
+                case NANOSECOND -> 1_000_000L;
+            };
+            for (int k = 0; k < count; k++) {
+                if (isNull[k]) {
+                    continue;
+                }
+                long v = values.getAtIndex(LONG, offset + rows[k]);
+                millis[k] = unit == TimeUnit.SECOND ? Math.multiplyExact(v, 1000L) : Math.floorDiv(v, perMilli);
+                if (nanos != null) {
+                    nanos[k] = Math.floorMod(v, perMilli) * (1_000_000L / perMilli);
+                }
+            }
+        }
+
+        static void addStringSizes(MemorySegment offsets, boolean large, long offset, int[] rows, int count,
+                boolean[] isNull, long[] sizes) {
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    long index = offset + rows[k];
+                    long length = large
+                            ? offsets.getAtIndex(LONG, index + 1) - offsets.getAtIndex(LONG, index)
+                            : offsets.getAtIndex(INT, index + 1) - offsets.getAtIndex(INT, index);
+                    if (length > 7) {
+                        sizes[k] += (length + 7) & ~7L;
+                    }
+                }
+            }
+        }
+
+        static void copyStrings(MemorySegment offsets, MemorySegment data, long offset, int[] rows, int count,
+                boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+            long dataSize = data.byteSize();
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    long index = offset + rows[k];
+                    int start = offsets.getAtIndex(INT, index);
+                    int length = offsets.getAtIndex(INT, index + 1) - start;
+                    slots[k] = copy(data, dataSize, start, length, rowData, starts[k], cursors, k);
+                }
+            }
+        }
+
+        /** As {@link #copyStrings}, the bytes read from {@code heapData}, a copy of the data buffer. */
+        static void copyHeapStrings(MemorySegment offsets, byte[] heapData, long offset, int[] rows, int count,
+                boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    long index = offset + rows[k];
+                    int start = offsets.getAtIndex(INT, index);
+                    int length = offsets.getAtIndex(INT, index + 1) - start;
+                    slots[k] = Heap.copy(heapData, start, length, rowData, starts[k], cursors, k);
+                }
+            }
+        }
+
+        static void copyLargeStrings(MemorySegment offsets, MemorySegment data, long offset, int[] rows, int count,
+                boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+            long dataSize = data.byteSize();
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    long index = offset + rows[k];
+                    long start = offsets.getAtIndex(LONG, index);
+                    int length = (int) (offsets.getAtIndex(LONG, index + 1) - start);
+                    slots[k] = copy(data, dataSize, start, length, rowData, starts[k], cursors, k);
+                }
+            }
+        }
+
+        static void copyFixed(MemorySegment data, long offset, int width, int[] rows, int count, boolean[] isNull,
+                byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+            long dataSize = data.byteSize();
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    slots[k] = copy(data, dataSize, (offset + rows[k]) * width, width, rowData, starts[k], cursors, k);
+                }
+            }
+        }
+
+        /** One byte string's slot: the bytes themselves up to 7, else its place in the row's variable part. */
+        private static long copy(MemorySegment data, long dataSize, long start, int length, byte[] rowData,
+                int rowStart, int[] cursors, int k) {
+            if (length <= 7) {
+                long word;
+                if (start + 8 <= dataSize) {
+                    word = data.get(LONG, start) & ((1L << (length << 3)) - 1);
+                } else {
+                    word = 0;
+                    for (int i = 0; i < length; i++) {
+                        word |= (data.get(ValueLayout.JAVA_BYTE, start + i) & 0xFFL) << (i << 3);
+                    }
+                }
+                return word | (0x80L | length) << 56;
+            }
+            int at = cursors[k];
+            MemorySegment.copy(data, ValueLayout.JAVA_BYTE, start, rowData, at, length);
+            int padded = roundToWord(length);
+            for (int p = at + length; p < at + padded; p++) {
+                rowData[p] = 0;
+            }
+            cursors[k] = at + padded;
+            return (long) (at - rowStart) << 32 | length;
+        }
+    }
+
+    /** Writes of the rows' heap array, and reads through Flink's vector interfaces. */
+    private static final class Heap {
+        private Heap() {}
+
+        static void clearNullBits(byte[] data, int[] starts, int count, int nullBytes) {
+            for (int k = 0; k < count; k++) {
+                for (int b = 0; b < nullBytes; b += 8) {
+                    LONGS.set(data, starts[k] + b, 0L);
+                }
+            }
+        }
+
+        static void scatter(byte[] data, int[] starts, int count, int slot, int nullByte, int nullMask,
+                boolean[] isNull, long[] slots) {
+            for (int k = 0; k < count; k++) {
+                int at = starts[k];
+                if (isNull[k]) {
+                    data[at + nullByte] |= (byte) nullMask;
+                    LONGS.set(data, at + slot, 0L);
+                } else {
+                    LONGS.set(data, at + slot, slots[k]);
+                }
+            }
+        }
+
+        static void addSizes(boolean[] isNull, int count, int size, long[] sizes) {
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    sizes[k] += size;
+                }
+            }
+        }
+
+        /** 16 bytes each, holding what {@code DecimalData.toUnscaledBytes()} gives, zero padded. */
+        static void writeDecimals(byte[] data, int[] starts, int[] cursors, int count, boolean[] isNull, long[] low,
+                long[] high, long[] slots) {
+            for (int k = 0; k < count; k++) {
+                if (isNull[k]) {
+                    continue;
+                }
+                int at = cursors[k];
+                LONGS.set(data, at, 0L);
+                LONGS.set(data, at + 8, 0L);
+                long lo = low[k];
+                long hi = high[k];
+                // BigInteger.toByteArray's length: the bits of the magnitude (of ~value if
+                // negative) plus a sign bit, in whole bytes.
+                long magnitudeHigh = hi < 0 ? ~hi : hi;
+                long magnitudeLow = hi < 0 ? ~lo : lo;
+                int bits = magnitudeHigh != 0 ? 128 - Long.numberOfLeadingZeros(magnitudeHigh)
+                        : 64 - Long.numberOfLeadingZeros(magnitudeLow);
+                int length = bits / 8 + 1;
+                for (int i = 0; i < length; i++) {
+                    data[at + length - 1 - i] = (byte) (i < 8 ? lo >>> (i << 3) : hi >>> ((i - 8) << 3));
+                }
+                slots[k] = (long) (at - starts[k]) << 32 | length;
+                cursors[k] = at + 16;
+            }
+        }
+
+        static void writeTimestamps(byte[] data, int[] starts, int[] cursors, int count, boolean[] isNull,
+                long[] millis, long[] nanos, long[] slots) {
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    int at = cursors[k];
+                    LONGS.set(data, at, millis[k]);
+                    slots[k] = (long) (at - starts[k]) << 32 | nanos[k];
+                    cursors[k] = at + 8;
+                }
+            }
+        }
+
+        static void copyBytes(ColumnVector column, int[] rows, int count, boolean[] isNull, byte[] rowData,
+                int[] starts, int[] cursors, long[] slots) {
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    BytesColumnVector.Bytes bytes = ((BytesColumnVector) column).getBytes(rows[k]);
+                    slots[k] = copy(bytes.data, bytes.offset, bytes.len, rowData, starts[k], cursors, k);
+                }
+            }
+        }
+
+        /** One byte string's slot: the bytes themselves up to 7, else its place in the row's variable part. */
+        static long copy(byte[] from, int start, int length, byte[] rowData, int rowStart, int[] cursors, int k) {
+            if (length <= 7) {
+                long word;
+                if (start + 8 <= from.length) {
+                    word = (long) LONGS.get(from, start) & ((1L << (length << 3)) - 1);
+                } else {
+                    word = 0;
+                    for (int i = 0; i < length; i++) {
+                        word |= (from[start + i] & 0xFFL) << (i << 3);
+                    }
+                }
+                return word | (0x80L | length) << 56;
+            }
+            int at = cursors[k];
+            int padded = roundToWord(length);
+            LONGS.set(rowData, at + padded - 8, 0L);
+            System.arraycopy(from, start, rowData, at, length);
+            cursors[k] = at + padded;
+            return (long) (at - rowStart) << 32 | length;
+        }
+
+        /** Slots read through Flink's vector interfaces, for vectors that are not this package's. */
+        static void slots(Kind kind, ColumnVector column, int[] rows, int count, boolean[] isNull, int precision,
+                int scale, long[] out) {
+            for (int k = 0; k < count; k++) {
+                if (isNull[k]) {
+                    continue;
+                }
+                int row = rows[k];
+                out[k] = switch (kind) {
+                    case BOOLEAN -> ((BooleanColumnVector) column).getBoolean(row) ? 1 : 0;
+                    case BYTE -> ((ByteColumnVector) column).getByte(row) & 0xFFL;
+                    case SHORT -> ((ShortColumnVector) column).getShort(row) & 0xFFFFL;
+                    case INT -> ((IntColumnVector) column).getInt(row) & 0xFFFFFFFFL;
+                    case LONG -> ((LongColumnVector) column).getLong(row);
+                    case FLOAT -> Float.floatToRawIntBits(((FloatColumnVector) column).getFloat(row)) & 0xFFFFFFFFL;
+                    case DOUBLE -> Double.doubleToRawLongBits(((DoubleColumnVector) column).getDouble(row));
+                    case COMPACT_DECIMAL -> ((DecimalColumnVector) column).getDecimal(row, precision, scale)
+                            .toUnscaledLong();
+                    case COMPACT_TIMESTAMP -> ((TimestampColumnVector) column).getTimestamp(row, precision)
+                            .getMillisecond();
+                    default -> throw new IllegalStateException(kind + " has no slot of its own");
+                };
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.isthmus.iceberg.source;
+
+import dev.isthmus.arrow.vector.BinaryRows;
+import java.util.Set;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.iceberg.flink.source.reader.RecordAndPosition;
+
+/**
+ * One decoded batch of a split as Flink binary rows ({@link NativeReadOptions.RowFormat#BINARY}):
+ * the batch's selected rows transposed into a heap array, its Arrow memory already released.
+ * Every record is the same {@link BinaryRowData} pointed at the next row, with Iceberg's position
+ * after it, counted as {@link ArrowBatchRecords} counts them. {@link #recycle()} gives the array
+ * back for a later batch, so rows must not be kept past the emit (downstream operators copy them
+ * without object reuse, with one array copy each).
+ */
+final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<RowData>> {
+    private final BinaryRowBuffers buffers;
+    private final BinaryRowData row;
+    private final RecordAndPosition<RowData> position = new RecordAndPosition<>();
+    private final int fileOffset;
+    private final long firstRecordOffset;
+    private BinaryRows rows;
+    private String nextSplit;
+    private int next;
+
+    /** The rows of {@code rows}, the records of file {@code fileOffset} after its first {@code firstRecordOffset}. */
+    BinaryRowRecords(String splitId, BinaryRows rows, BinaryRowBuffers buffers, int fileOffset,
+            long firstRecordOffset) {
+        this.nextSplit = splitId;
+        this.rows = rows;
+        this.buffers = buffers;
+        this.row = new BinaryRowData(buffers.rowType().getFieldCount());
+        this.fileOffset = fileOffset;
+        this.firstRecordOffset = firstRecordOffset;
+    }
+
+    @Override
+    public String nextSplit() {
+        String s = nextSplit;
+        nextSplit = null;
+        return s;
+    }
+
+    @Override
+    public RecordAndPosition<RowData> nextRecordFromSplit() {
+        if (next >= rows.count()) {
+            return null;
+        }
+        rows.pointTo(row, next);
+        next++;
+        position.set(row, fileOffset, firstRecordOffset + next);
+        return position;
+    }
+
+    @Override
+    public Set<String> finishedSplits() {
+        return Set.of();
+    }
+
+    @Override
+    public void recycle() {
+        if (rows != null) {
+            buffers.give(rows);
+            rows = null;
+        }
+    }
+}
