@@ -164,6 +164,7 @@ public final class BinaryRowTransposer {
         }
         reserve(count);
         int[] rows = selection == null ? identity : selection;
+        boolean ascending = selection == null || Heap.ascending(selection, count);
 
         // First the variable part of every row, which places the rows.
         long[] sizes = variableSizes;
@@ -194,7 +195,7 @@ public final class BinaryRowTransposer {
             Kind kind = kinds[c];
             boolean[] isNull = kind.variable() ? nulls[c] : markNulls(c, columns[c], rows, count);
             switch (kind) {
-                case BYTES -> writeBytes(columns[c], rows, count, isNull, data, starts);
+                case BYTES -> writeBytes(columns[c], rows, count, ascending, isNull, data, starts);
                 case DECIMAL -> {
                     decimals(columns[c], rows, count, isNull, precisions[c], scales[c]);
                     Heap.writeDecimals(data, starts, cursors, count, isNull, first, second, slots);
@@ -305,20 +306,34 @@ public final class BinaryRowTransposer {
         }
     }
 
-    private void writeBytes(ColumnVector column, int[] rows, int count, boolean[] isNull, byte[] data, int[] starts) {
+    /**
+     * @param ascending whether {@code rows} ascend (a batch's selected rows do; dictionary entries
+     *     need not), so that their strings lie within the bytes from the first row's to the last's
+     */
+    private void writeBytes(ColumnVector column, int[] rows, int count, boolean ascending, boolean[] isNull,
+            byte[] data, int[] starts) {
         switch (column) {
             case ValueVectors.VariableBytes v -> {
-                long size = v.data.byteSize();
                 if (v.large) {
                     Native.copyLargeStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors,
                             slots);
-                } else if (size <= HEAP_COPY_BYTES_PER_ROW * count && size <= MAX_BYTES) {
+                    return;
+                }
+                long from = 0;
+                long to = v.data.byteSize();
+                if (ascending && count > 0) {
+                    from = v.offsets.getAtIndex(INT, v.offset + rows[0]);
+                    to = v.offsets.getAtIndex(INT, v.offset + rows[count - 1] + 1);
+                }
+                long size = to - from;
+                if (size >= 0 && size <= HEAP_COPY_BYTES_PER_ROW * count && size <= MAX_BYTES
+                        && to <= v.data.byteSize()) {
                     if (heapStrings.length < size) {
                         heapStrings = new byte[(int) size];
                     }
-                    MemorySegment.copy(v.data, ValueLayout.JAVA_BYTE, 0, heapStrings, 0, (int) size);
-                    Native.copyHeapStrings(v.offsets, heapStrings, v.offset, rows, count, isNull, data, starts,
-                            cursors, slots);
+                    MemorySegment.copy(v.data, ValueLayout.JAVA_BYTE, from, heapStrings, 0, (int) size);
+                    Native.copyHeapStrings(v.offsets, heapStrings, (int) from, v.offset, rows, count, isNull, data,
+                            starts, cursors, slots);
                 } else {
                     Native.copyStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors, slots);
                 }
@@ -326,7 +341,7 @@ public final class BinaryRowTransposer {
             case ValueVectors.FixedBytes f -> Native.copyFixed(f.data, f.offset, f.width, rows, count, isNull, data,
                     starts, cursors, slots);
             case DictionaryVector d when isBytes(d.dictionary) ->
-                    writeBytes(d.dictionary, entries(d, rows, count, isNull), count, isNull, data, starts);
+                    writeBytes(d.dictionary, entries(d, rows, count, isNull), count, false, isNull, data, starts);
             default -> Heap.copyBytes(column, rows, count, isNull, data, starts, cursors, slots);
         }
     }
@@ -506,15 +521,15 @@ public final class BinaryRowTransposer {
             }
         }
 
-        /** As {@link #copyStrings}, the bytes read from {@code heapData}, a copy of the data buffer. */
-        static void copyHeapStrings(MemorySegment offsets, byte[] heapData, long offset, int[] rows, int count,
-                boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+        /** As {@link #copyStrings}, from {@code heapData}, a copy of the data buffer from byte {@code base} on. */
+        static void copyHeapStrings(MemorySegment offsets, byte[] heapData, int base, long offset, int[] rows,
+                int count, boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, long[] slots) {
             for (int k = 0; k < count; k++) {
                 if (!isNull[k]) {
                     long index = offset + rows[k];
+                    int end = offsets.getAtIndex(INT, index + 1);
                     int start = offsets.getAtIndex(INT, index);
-                    int length = offsets.getAtIndex(INT, index + 1) - start;
-                    slots[k] = Heap.copy(heapData, start, length, rowData, starts[k], cursors, k);
+                    slots[k] = Heap.copy(heapData, start - base, end - start, rowData, starts[k], cursors, k);
                 }
             }
         }
@@ -571,6 +586,15 @@ public final class BinaryRowTransposer {
     /** Writes of the rows' heap array, and reads through Flink's vector interfaces. */
     private static final class Heap {
         private Heap() {}
+
+        static boolean ascending(int[] rows, int count) {
+            for (int k = 1; k < count; k++) {
+                if (rows[k] < rows[k - 1]) {
+                    return false;
+                }
+            }
+            return true;
+        }
 
         static void clearNullBits(byte[] data, int[] starts, int count, int nullBytes) {
             for (int k = 0; k < count; k++) {

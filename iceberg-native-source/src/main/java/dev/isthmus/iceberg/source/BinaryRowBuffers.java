@@ -8,7 +8,7 @@ import org.apache.flink.table.types.logical.RowType;
  * The heap arrays one reader transposes its batches into ({@link NativeReadOptions.RowFormat#BINARY}),
  * for rows of one type. An array is reused only once Flink has recycled the batch that held it:
  * Flink's reader queues a few batches (two by default) besides the one it emits, so a few arrays
- * circulate. Taken by the fetcher thread, given back by the task thread.
+ * circulate. Taken and given back by the task thread, which transposes the batches as it emits them.
  */
 final class BinaryRowBuffers {
     /** Enough for Flink's default queue of two batches, the batch being emitted and one being read. */

@@ -1,35 +1,71 @@
 package dev.isthmus.iceberg.source;
 
+import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.vector.BinaryRowTransposer;
 import dev.isthmus.arrow.vector.BinaryRows;
+import java.lang.ref.Cleaner;
 import java.util.Set;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 
 /**
- * One decoded batch of a split as Flink binary rows ({@link NativeReadOptions.RowFormat#BINARY}):
- * the batch's selected rows transposed into a heap array, its Arrow memory already released.
+ * One decoded batch of a split as Flink binary rows ({@link NativeReadOptions.RowFormat#BINARY}).
  * Every record is the same {@link BinaryRowData} pointed at the next row, with Iceberg's position
- * after it, counted as {@link ArrowBatchRecords} counts them. {@link #recycle()} gives the array
- * back for a later batch, so rows must not be kept past the emit (downstream operators copy them
- * without object reuse, with one array copy each).
+ * after it, counted as {@link ArrowBatchRecords} counts them.
+ *
+ * <p>The rows are transposed as they are emitted, {@value #CHUNK} at a time, on the task thread,
+ * into one small heap array: the fetcher thread has decoded the batch, and leaving the transpose
+ * to the task thread splits a read's work between the two threads Flink runs per reader (on the
+ * fetcher, the transpose made that thread the bottleneck); a chunk's rows stay in the core's cache
+ * while every column writes its slots into them and while Flink copies them downstream. The
+ * batch's Arrow memory is released once its last chunk is transposed.
+ *
+ * <p>Rows must not be kept past the emit: the next chunk overwrites them (downstream operators
+ * copy them without object reuse, one array copy each). {@link #recycle()} gives the array back
+ * for a later batch. Records Flink drops without recycling (a failed or cancelled reader) release
+ * their batch through a cleaner, as {@link ArrowBatchRecords} do.
  */
 final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<RowData>> {
+    /** Rows per transpose: about 150 KB of typical rows, which stay in a core's L2 cache. */
+    static final int CHUNK = 1024;
+
+    private static final Cleaner CLEANER = Cleaner.create();
+
     private final BinaryRowBuffers buffers;
+    private final BinaryRowTransposer transposer;
+    private final Cleaner.Cleanable release;
+    private final ColumnVector[] columns;
+    private final int[] selection;
+    private final int count;
+    private final int[] chunkRows;
     private final BinaryRowData row;
     private final RecordAndPosition<RowData> position = new RecordAndPosition<>();
     private final int fileOffset;
     private final long firstRecordOffset;
     private BinaryRows rows;
     private String nextSplit;
+    /** Rows of the batch transposed so far, and the next row to emit of the current chunk. */
+    private int transposed;
     private int next;
 
-    /** The rows of {@code rows}, the records of file {@code fileOffset} after its first {@code firstRecordOffset}. */
-    BinaryRowRecords(String splitId, BinaryRows rows, BinaryRowBuffers buffers, int fileOffset,
-            long firstRecordOffset) {
+    /**
+     * Rows {@code selection[0..count)} of {@code columns} (rows {@code 0..count)} when the selection
+     * is {@code null}), which read {@code batch}: the records of file {@code fileOffset} after its
+     * first {@code firstRecordOffset}. {@code transposer} must be used by one thread at a time: the
+     * task thread that emits these records.
+     */
+    BinaryRowRecords(String splitId, ArrowColumnarBatch batch, ColumnVector[] columns, int[] selection, int count,
+            BinaryRowTransposer transposer, BinaryRowBuffers buffers, int fileOffset, long firstRecordOffset) {
         this.nextSplit = splitId;
-        this.rows = rows;
+        this.release = CLEANER.register(this, batch::close);
+        this.columns = columns;
+        this.selection = selection;
+        this.count = count;
+        this.chunkRows = new int[Math.min(count, CHUNK)];
+        this.transposer = transposer;
         this.buffers = buffers;
         this.row = new BinaryRowData(buffers.rowType().getFieldCount());
         this.fileOffset = fileOffset;
@@ -45,13 +81,37 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
 
     @Override
     public RecordAndPosition<RowData> nextRecordFromSplit() {
-        if (next >= rows.count()) {
-            return null;
+        if (rows == null || next >= rows.count()) {
+            if (transposed >= count) {
+                return null;
+            }
+            transposeNextChunk();
         }
         rows.pointTo(row, next);
         next++;
-        position.set(row, fileOffset, firstRecordOffset + next);
+        position.set(row, fileOffset, firstRecordOffset + transposed - rows.count() + next);
         return position;
+    }
+
+    private void transposeNextChunk() {
+        if (rows == null) {
+            rows = buffers.take();
+        }
+        int n = Math.min(CHUNK, count - transposed);
+        for (int k = 0; k < n; k++) {
+            chunkRows[k] = selection == null ? transposed + k : selection[transposed + k];
+        }
+        try {
+            transposer.transpose(columns, chunkRows, n, rows);
+        } catch (RuntimeException e) {
+            release.clean();
+            throw e;
+        }
+        transposed += n;
+        next = 0;
+        if (transposed == count) {
+            release.clean();
+        }
     }
 
     @Override
@@ -61,6 +121,7 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
 
     @Override
     public void recycle() {
+        release.clean();
         if (rows != null) {
             buffers.give(rows);
             rows = null;

@@ -3,7 +3,6 @@ package dev.isthmus.iceberg.source;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.vector.BinaryRowTransposer;
-import dev.isthmus.arrow.vector.BinaryRows;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;
@@ -221,8 +220,8 @@ final class NativeTaskReader implements TaskReader {
                 batch.close();
                 throw e;
             }
-            // Columnar records read the batch until Flink recycles them; binary ones hold copies.
-            if (records == null || transposer != null) {
+            // The records read the batch until they are recycled (binary ones: until transposed).
+            if (records == null) {
                 batch.close();
             }
             if (records != null) {
@@ -261,19 +260,10 @@ final class NativeTaskReader implements TaskReader {
         }
         long first = emitted;
         emitted += take;
-        RecordsWithSplitIds<RecordAndPosition<RowData>> records;
-        if (transposer == null) {
-            records = ArrowBatchRecords.of(splitId, batch, columns, selection, take, fileOffset, first);
-        } else {
-            BinaryRows transposed = binaryRows.take();
-            try {
-                transposer.transpose(columns.columns, selection, take, transposed);
-            } catch (RuntimeException e) {
-                binaryRows.give(transposed);
-                throw e;
-            }
-            records = new BinaryRowRecords(splitId, transposed, binaryRows, fileOffset, first);
-        }
+        RecordsWithSplitIds<RecordAndPosition<RowData>> records = transposer == null
+                ? ArrowBatchRecords.of(splitId, batch, columns, selection, take, fileOffset, first)
+                : new BinaryRowRecords(splitId, batch, columns.columns, selection, take, transposer, binaryRows,
+                        fileOffset, first);
         metrics.batch(take, transposer != null);
         return records;
     }
