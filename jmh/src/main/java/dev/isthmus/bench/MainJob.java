@@ -3,6 +3,7 @@ package dev.isthmus.bench;
 import dev.isthmus.ffm.NativeLibrary;
 import dev.isthmus.iceberg.sink.NativeIcebergSink;
 import dev.isthmus.iceberg.source.NativeIcebergSource;
+import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,9 +65,14 @@ public final class MainJob {
 
     private MainJob() {}
 
-    record Options(long rows, int parallelism, Path warehouse, long seed, boolean objectReuse) {
+    /**
+     * @param rowFormat the native source's rows; by default binary without object reuse (Flink then
+     *     copies every record, one array copy for a binary row) and columnar with it, as the SQL
+     *     option {@code isthmus.row-format=auto} chooses
+     */
+    record Options(long rows, int parallelism, Path warehouse, long seed, boolean objectReuse, RowFormat rowFormat) {
         Options withRows(long n) {
-            return new Options(n, parallelism, warehouse, seed, objectReuse);
+            return new Options(n, parallelism, warehouse, seed, objectReuse, rowFormat);
         }
     }
 
@@ -86,8 +92,9 @@ public final class MainJob {
 
     public static void main(String[] args) throws Exception {
         Options options = parse(args);
-        System.out.printf(Locale.ROOT, "Isthmus %s main job: %,d bids, parallelism %d, object reuse %s, warehouse %s%n",
+        System.out.printf(Locale.ROOT, "Isthmus %s main job: %,d bids, parallelism %d, object reuse %s, native rows %s, warehouse %s%n",
                 NativeLibrary.version(), options.rows(), options.parallelism(), options.objectReuse() ? "on" : "off",
+                options.rowFormat().name().toLowerCase(Locale.ROOT),
                 options.warehouse());
         Files.createDirectories(options.warehouse());
         CatalogLoader catalogLoader = CatalogLoader.hadoop("main_job", new org.apache.hadoop.conf.Configuration(),
@@ -131,7 +138,8 @@ public final class MainJob {
             steps.add(read(cluster, options, "read " + table.getKey() + "-written: Iceberg's IcebergSource",
                     IcebergSource.forRowData().tableLoader(table.getValue().clone()).build()));
             steps.add(read(cluster, options, "read " + table.getKey() + "-written: Isthmus native source",
-                    NativeIcebergSource.forRowData().tableLoader(table.getValue().clone()).strict(true).build()));
+                    NativeIcebergSource.forRowData().tableLoader(table.getValue().clone()).strict(true)
+                            .rowFormat(options.rowFormat()).build()));
         }
         return steps;
     }
@@ -262,6 +270,7 @@ public final class MainJob {
         Path warehouse = Path.of(System.getProperty("java.io.tmpdir"), "isthmus-main-job", "warehouse");
         long seed = 1;
         boolean objectReuse = true;
+        RowFormat rowFormat = null;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             if (args[i].equals("--no-object-reuse")) {
@@ -273,15 +282,20 @@ public final class MainJob {
                 case "--parallelism" -> parallelism = Integer.parseInt(require(args[i], value));
                 case "--warehouse" -> warehouse = Path.of(require(args[i], value));
                 case "--seed" -> seed = Long.parseLong(require(args[i], value));
+                case "--row-format" -> rowFormat = RowFormat.valueOf(require(args[i], value).toUpperCase(Locale.ROOT));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --rows N --parallelism N --warehouse DIR --seed N --no-object-reuse");
+                        + "; options: --rows N --parallelism N --warehouse DIR --seed N --no-object-reuse"
+                        + " --row-format columnar|binary");
             }
             i++;
         }
         if (rows < 1 || parallelism < 1) {
             throw new IllegalArgumentException("--rows and --parallelism must be positive");
         }
-        return new Options(rows, parallelism, warehouse, seed, objectReuse);
+        if (rowFormat == null) {
+            rowFormat = objectReuse ? RowFormat.COLUMNAR : RowFormat.BINARY;
+        }
+        return new Options(rows, parallelism, warehouse, seed, objectReuse, rowFormat);
     }
 
     private static String require(String option, String value) {
