@@ -42,7 +42,7 @@ extern "C" {
 
 /* Version of this contract. The Java loader refuses a library whose
  * isthmus_abi_version() differs from the value its bindings were generated with. */
-#define ISTHMUS_ABI_VERSION 3
+#define ISTHMUS_ABI_VERSION 4
 
 /* ---------------------------------------------------------------- status codes */
 
@@ -443,6 +443,37 @@ int32_t isthmus_file_column(const isthmus_file *file, uint32_t column, isthmus_c
  * Errors: INVALID_ARGUMENT (NULL pointers, indices out of range). */
 int32_t isthmus_file_column_chunk(const isthmus_file *file, uint32_t row_group, uint32_t column,
                                   isthmus_column_chunk_info *out, isthmus_error *error);
+
+/* Decodes the dictionary page of leaf column `column` in row group `row_group`, for
+ * pruning a row group by the values its dictionary holds (docs/decoder.md). The caller
+ * does the I/O: `bytes` holds `size` bytes of the file from the chunk's
+ * dictionary_page_offset on (isthmus_file_column_chunk), at least the whole dictionary
+ * page (its header and stored body; [dictionary_page_offset, data_page_offset) is that
+ * page for the writers Iceberg uses) and at most the chunk's compressed_size. The bytes
+ * are read only during the call. The page header, its sizes against `size` and the
+ * chunk's metadata, its CRC (when it has one), the decompression and the value count
+ * against the decompressed bytes are checked as a scan checks them.
+ * On success the entries, in dictionary order and without nulls, are exported into the
+ * caller's out_array/out_schema, which the caller releases (each exactly once; they stay
+ * valid after isthmus_file_close): an array of the Arrow type a scan without an expected
+ * schema gives the column (isthmus_column_info.arrow_format; e.g. int32, utf8, w:16,
+ * decimal128), in a field named after the leaf with its "PARQUET:field_id" metadata.
+ * Whether the dictionary covers every value of the chunk (every data page dictionary-
+ * encoded) is the caller's to decide from isthmus_column_chunk_info (all_dictionary,
+ * encodings); this function reads only the dictionary page.
+ * Errors: INVALID_ARGUMENT (NULL pointers, indices out of range, a chunk without a
+ *         dictionary page, more bytes than the chunk has), CORRUPT_DATA (a damaged page
+ *         header, a page that exceeds `size`, a CRC mismatch, a stream that does not
+ *         decompress to the declared size, more values than the page's bytes can hold,
+ *         a first page that is not a dictionary page, invalid UTF-8 in a string column;
+ *         messages name the file, row group, column and page), UNSUPPORTED (a column
+ *         this build cannot decode, LZO, a dictionary-encoded BOOLEAN column, a
+ *         dictionary page in an encoding other than PLAIN or PLAIN_DICTIONARY),
+ *         OUT_OF_MEMORY. On error nothing is written to the out structs. */
+int32_t isthmus_file_dictionary(const isthmus_file *file, uint32_t row_group, uint32_t column,
+                                const uint8_t *bytes, uint64_t size,
+                                struct ArrowArray *out_array, struct ArrowSchema *out_schema,
+                                isthmus_error *error);
 
 /* Exports the file's schema as an Arrow struct of its top-level fields (field ids as
  * "PARQUET:field_id" metadata) into the caller's out_schema, which the caller releases.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::arrow::{ArrowArray, ArrowSchema};
 use super::{guard, guard_infallible, input_slice, out_param, write_out, IsthmusError};
-use crate::arrow::export::{export_array, export_schema};
+use crate::arrow::export::{export, export_array, export_schema};
 use crate::arrow::import::read_schema;
 use crate::error::{Error, Result};
 use crate::parquet::arrow::leaf_type;
@@ -468,6 +468,41 @@ pub unsafe extern "C" fn isthmus_file_schema(
         let schema = export_schema(&file.arrow_schema()?)?;
         // SAFETY: checked non-NULL; writable per the caller's contract.
         unsafe { write_out(out_schema, schema) };
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `file` is NULL or a live handle; `bytes` is NULL with a zero size or
+/// readable for `size` bytes; `out_array`, `out_schema` and `error` are NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn isthmus_file_dictionary(
+    file: *const IsthmusFile,
+    row_group: u32,
+    column: u32,
+    bytes: *const u8,
+    size: u64,
+    out_array: *mut ArrowArray,
+    out_schema: *mut ArrowSchema,
+    error: *mut IsthmusError,
+) -> i32 {
+    guard(error, || {
+        // SAFETY: per the caller.
+        let file = &unsafe { handle(file, "file") }?.file;
+        // SAFETY: per the caller.
+        let bytes = unsafe { input_slice(bytes, size, "bytes", "size") }?;
+        let out_array = out_param(out_array, "out_array")?;
+        let out_schema = out_param(out_schema, "out_schema")?;
+        let rg = index(row_group, file.row_groups().len(), "row group")?;
+        let c = index(column, file.columns().len(), "column")?;
+        let (field, data) = file.dictionary(rg, c, bytes, true)?;
+        let (array, schema) = export(data, &field)?;
+        // SAFETY: checked non-NULL; writable per the caller's contract.
+        unsafe {
+            write_out(out_schema, schema);
+            write_out(out_array, array);
+        }
         Ok(())
     })
 }

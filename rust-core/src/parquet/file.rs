@@ -5,14 +5,16 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::arrow::{top_level_nodes, ArrowNode};
+use super::arrow::{leaf_type, top_level_nodes, with_field_id, ArrowNode};
+use super::column::read_dictionary_page;
 use super::format::{
     ColumnChunk, ColumnMetaData, ColumnOrder, FileMetaData, PageType, Statistics, ThriftStruct,
 };
-use super::io::{ByteRange, ChunkSource, LocalFile, MAGIC, TAIL_LEN};
+use super::io::{ByteRange, ChunkBytes, ChunkSource, LocalFile, MAGIC, TAIL_LEN};
 use super::location::Location;
+use super::page::PageReader;
 use super::schema::{ColumnDescriptor, SchemaDescriptor};
-use crate::arrow::{DataType, Field};
+use crate::arrow::{ArrayData, DataType, Field};
 use crate::error::{Error, Result};
 use crate::parquet::format::Encoding;
 
@@ -175,6 +177,74 @@ impl ParquetFile {
             return None;
         }
         self.chunk_metadata(row_group, column)?.statistics.as_ref()
+    }
+
+    /// Decodes the dictionary page of leaf `column` in row group `row_group`
+    /// from `bytes`, the chunk's first bytes as the caller read them (at least
+    /// the whole dictionary page, at most the chunk), into the Arrow type a
+    /// scan without an expected schema gives the column. The field is named
+    /// after the leaf and carries its field id. The caller does the I/O, so
+    /// pruning can read one page of a chunk it may never scan.
+    pub fn dictionary(
+        &self,
+        row_group: usize,
+        column: usize,
+        bytes: &[u8],
+        verify_crc: bool,
+    ) -> Result<(Field, ArrayData)> {
+        let descriptor = self
+            .columns()
+            .get(column)
+            .ok_or_else(|| Error::internal("a column index out of range"))?;
+        let location = self
+            .location
+            .row_group(row_group)
+            .column(descriptor.path.join(".").into());
+        let chunk = self
+            .row_groups
+            .get(row_group)
+            .and_then(|rg| rg.chunks.get(column))
+            .ok_or_else(|| Error::internal("a column chunk index out of range"))?;
+        let meta = self
+            .chunk_metadata(row_group, column)
+            .ok_or_else(|| Error::internal("a chunk without metadata"))?;
+        // The chunk starts at its dictionary page only when the metadata says
+        // so; otherwise the bytes hold no dictionary to read.
+        if meta.dictionary_page_offset != Some(chunk.range.offset as i64) {
+            return Err(location.wrap(Error::invalid_argument(
+                "the column chunk has no dictionary page",
+            )));
+        }
+        if bytes.len() as u64 > chunk.range.len {
+            return Err(location.wrap(Error::invalid_argument(format!(
+                "{} bytes given for a column chunk of {} bytes",
+                bytes.len(),
+                chunk.range.len
+            ))));
+        }
+        let (data_type, conversion) = leaf_type(descriptor).map_err(|e| self.location.wrap(e))?;
+        let codec = meta.codec.codec().map_err(|e| location.wrap(e))?;
+        let mut copy = Vec::new();
+        copy.try_reserve_exact(bytes.len()).map_err(|_| {
+            Error::out_of_memory(format!(
+                "cannot allocate {} bytes for a dictionary page",
+                bytes.len()
+            ))
+        })?;
+        copy.extend_from_slice(bytes);
+        let len = copy.len();
+        let pages = PageReader::new(location.clone(), codec, chunk.num_values, verify_crc);
+        let width = descriptor.type_length.unwrap_or(0).max(0) as usize;
+        let dictionary = read_dictionary_page(
+            pages,
+            ChunkBytes::memory(Arc::new(copy), 0..len)?,
+            conversion,
+            width,
+        )?;
+        let array = dictionary.to_array(data_type.clone())?;
+        let name = descriptor.path.last().map_or("", String::as_str);
+        let field = with_field_id(Field::new(name, data_type, false), descriptor.field_id);
+        Ok((field, array))
     }
 
     /// The file's schema as an Arrow struct of its top-level fields; fails

@@ -10,5 +10,5 @@ pub mod nulls;
 pub mod tree;
 pub mod types;
 
-pub use tree::{top_level_nodes, ArrowNode, NodeKind, FIELD_ID_KEY};
+pub use tree::{top_level_nodes, with_field_id, ArrowNode, NodeKind, FIELD_ID_KEY};
 pub use types::leaf_type;

@@ -153,7 +153,7 @@ impl Builder<'_> {
                 .ok_or_else(|| Error::internal("column out of range"))?;
             let (data_type, conversion) = leaf_type(descriptor)?;
             return Ok(ArrowNode {
-                field: with_id(
+                field: with_field_id(
                     Field::new(&element.name, data_type, nullable),
                     element.field_id,
                 ),
@@ -192,7 +192,7 @@ impl Builder<'_> {
             .collect::<Result<Vec<_>>>()?;
         let fields = children.iter().map(|c| c.field.clone()).collect();
         Ok(ArrowNode {
-            field: with_id(
+            field: with_field_id(
                 Field::new(&element.name, DataType::Struct, nullable).with_children(fields),
                 element.field_id,
             ),
@@ -320,7 +320,7 @@ fn list_node(
 ) -> ArrowNode {
     let field = Field::new(name, data_type, nullable).with_children(vec![element.field.clone()]);
     ArrowNode {
-        field: with_id(field, field_id),
+        field: with_field_id(field, field_id),
         field_id,
         def_level,
         kind: NodeKind::List {
@@ -331,7 +331,8 @@ fn list_node(
     }
 }
 
-fn with_id(field: Field, id: Option<i32>) -> Field {
+/// `field` with `id` as its `PARQUET:field_id` metadata, if it has one.
+pub fn with_field_id(field: Field, id: Option<i32>) -> Field {
     match id.and_then(|id| encode_metadata(&[(FIELD_ID_KEY, id.to_string().as_bytes())]).ok()) {
         Some(metadata) => field.with_metadata(metadata),
         None => field,

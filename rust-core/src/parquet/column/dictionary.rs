@@ -173,20 +173,26 @@ impl Dictionary {
             .ok_or_else(|| Error::internal("a byte array dictionary without offsets"))
     }
 
-    /// The entries as an Arrow array of `data_type` (string or binary), for
-    /// output that keeps the dictionary encoding. Shares the buffers.
+    /// The entries as an Arrow array of `data_type`, the column's type: for
+    /// output that keeps the dictionary encoding, and for pruning by the
+    /// dictionary's values. Shares the buffers.
     pub fn to_array(&self, data_type: DataType) -> Result<ArrayData> {
-        let offsets = self
-            .offsets
-            .clone()
-            .ok_or_else(|| Error::internal("only byte array dictionaries are kept"))?;
+        let buffers = match (self.output, &self.offsets) {
+            (Output::Bytes, Some(offsets)) => vec![offsets.clone(), self.values.clone()],
+            (Output::Fixed(_), None) => vec![self.values.clone()],
+            _ => {
+                return Err(Error::internal(
+                    "a dictionary's values do not match its output",
+                ))
+            }
+        };
         Ok(ArrayData {
             data_type,
             len: self.len,
             offset: 0,
             null_count: 0,
             validity: None,
-            buffers: vec![offsets, self.values.clone()],
+            buffers,
             children: vec![],
             dictionary: None,
         })
@@ -230,7 +236,14 @@ mod tests {
         let mut out = LeafBatch::default();
         dictionary.gather(&[1, 1, 0], &mut out).unwrap();
         assert_eq!(out.values.typed::<i128>(), &[-7, -7, 5]);
-        assert!(dictionary.to_array(DataType::Utf8).is_err());
+        let array = dictionary
+            .to_array(DataType::Decimal128 {
+                precision: 9,
+                scale: 2,
+            })
+            .unwrap();
+        assert_eq!(array.len, 2);
+        assert_eq!(array.buffers.len(), 1, "fixed-width values need no offsets");
     }
 
     #[test]

@@ -173,23 +173,15 @@ impl ColumnReader {
                 return Ok(None);
             };
             match raw.kind {
-                PageKind::Dictionary {
-                    num_values,
-                    encoding,
-                } => {
-                    let len = self
-                        .pages
-                        .decompress(&raw, &mut self.chunk, &mut self.spare)?;
-                    let spec = self.spec;
-                    let dictionary = Dictionary::decode(
-                        &self.spare[..len],
-                        num_values,
-                        encoding,
-                        spec.conversion,
-                        spec.type_length,
-                    )
-                    .map_err(|e| self.pages.page_location(raw.ordinal).wrap(e))?;
-                    self.dictionary = Some(dictionary);
+                PageKind::Dictionary { .. } => {
+                    self.dictionary = Some(decode_dictionary_page(
+                        &self.pages,
+                        &mut self.chunk,
+                        &mut self.spare,
+                        &raw,
+                        self.spec.conversion,
+                        self.spec.type_length,
+                    )?);
                 }
                 _ if raw.num_values() == 0 => {}
                 _ => return Ok(Some(raw)),
@@ -356,6 +348,67 @@ impl ColumnReader {
         result.map_err(|e| self.pages.page_location(ordinal).wrap(e))?;
         page.entries_left -= take;
         Ok(())
+    }
+}
+
+/// Decompresses and decodes dictionary page `raw`, naming the page in errors.
+fn decode_dictionary_page(
+    pages: &PageReader,
+    chunk: &mut ChunkBytes,
+    buffer: &mut Vec<u8>,
+    raw: &RawPage,
+    conversion: Conversion,
+    type_length: usize,
+) -> Result<Dictionary> {
+    let PageKind::Dictionary {
+        num_values,
+        encoding,
+    } = raw.kind
+    else {
+        return Err(Error::internal("a data page decoded as a dictionary"));
+    };
+    let len = pages.decompress(raw, chunk, buffer)?;
+    Dictionary::decode(
+        &buffer[..len],
+        num_values,
+        encoding,
+        conversion,
+        type_length,
+    )
+    .map_err(|e| pages.page_location(raw.ordinal).wrap(e))
+}
+
+/// Decodes the dictionary page at the start of `chunk` alone, for pruning:
+/// the caller has read only that page's bytes, so no data page is touched.
+/// `pages` is a fresh reader of the chunk.
+pub fn read_dictionary_page(
+    mut pages: PageReader,
+    mut chunk: ChunkBytes,
+    conversion: Conversion,
+    type_length: usize,
+) -> Result<Dictionary> {
+    let raw = pages.next_page(&mut chunk)?;
+    match raw {
+        Some(
+            raw @ RawPage {
+                kind: PageKind::Dictionary { .. },
+                ..
+            },
+        ) => decode_dictionary_page(
+            &pages,
+            &mut chunk,
+            &mut Vec::new(),
+            &raw,
+            conversion,
+            type_length,
+        ),
+        Some(raw) => Err(pages.page_location(raw.ordinal).wrap(Error::corrupt_data(
+            "the column chunk's first page is a data page, not the dictionary page its metadata \
+             promises",
+        ))),
+        None => Err(pages.location().wrap(Error::corrupt_data(
+            "the column chunk has no values, so no dictionary page is read",
+        ))),
     }
 }
 
