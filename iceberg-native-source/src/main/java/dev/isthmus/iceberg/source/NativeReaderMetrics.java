@@ -25,10 +25,11 @@ final class NativeReaderMetrics {
     private final Counter fallbackTasks;
     private final Counter rowGroupsRead;
     private final Counter rowGroupsPruned;
+    private final Counter rowGroupsPrunedByDictionary;
 
     private NativeReaderMetrics(Counter rows, Counter batches, Counter binaryBatches, Counter bytesRead,
             Counter decodeNanos, Counter nativeTasks, Counter fallbackTasks, Counter rowGroupsRead,
-            Counter rowGroupsPruned) {
+            Counter rowGroupsPruned, Counter rowGroupsPrunedByDictionary) {
         this.rows = rows;
         this.batches = batches;
         this.binaryBatches = binaryBatches;
@@ -38,12 +39,13 @@ final class NativeReaderMetrics {
         this.fallbackTasks = fallbackTasks;
         this.rowGroupsRead = rowGroupsRead;
         this.rowGroupsPruned = rowGroupsPruned;
+        this.rowGroupsPrunedByDictionary = rowGroupsPrunedByDictionary;
     }
 
     static NativeReaderMetrics unregistered() {
         return new NativeReaderMetrics(new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
                 new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
-                new SimpleCounter());
+                new SimpleCounter(), new SimpleCounter());
     }
 
     /**
@@ -59,16 +61,21 @@ final class NativeReaderMetrics {
         return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"),
                 group.counter("binaryBatches"), group.counter("bytesRead"),
                 group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),
-                group.counter("rowGroupsRead"), group.counter("rowGroupsPruned"));
+                group.counter("rowGroupsRead"), group.counter("rowGroupsPruned"),
+                group.counter("rowGroupsPrunedByDictionary"));
     }
 
-    /** A task opened natively: its row groups to read and pruned, and the column-chunk bytes it will read. */
-    void nativeTask(int groups, int pruned, long bytes) {
+    /**
+     * A task opened natively: its row groups to read, pruned by statistics and pruned by
+     * dictionaries, and the column-chunk bytes it will read.
+     */
+    void nativeTask(int groups, int pruned, int prunedByDictionary, long bytes) {
         nativeTasks.inc();
         rowGroupsRead.inc(groups);
         rowGroupsPruned.inc(pruned);
+        rowGroupsPrunedByDictionary.inc(prunedByDictionary);
         bytesRead.inc(bytes);
-        NativeSourceCounters.nativeTask(groups, pruned);
+        NativeSourceCounters.nativeTask(groups, pruned, prunedByDictionary);
     }
 
     void fallbackTask() {

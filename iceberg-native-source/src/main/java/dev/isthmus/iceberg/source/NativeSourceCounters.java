@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the native readers of this JVM have done since it started: tasks read natively and by
- * the stock fallback, row groups read and pruned by statistics, batches (and those emitted as
+ * the stock fallback, row groups read and pruned by statistics or by dictionaries, batches (and those emitted as
  * binary rows) and rows emitted.
  *
  * <p>The per-reader Flink metrics ({@link NativeIcebergSource}) count the same things; these
@@ -16,6 +16,7 @@ public final class NativeSourceCounters {
     private static final AtomicLong FALLBACK_TASKS = new AtomicLong();
     private static final AtomicLong ROW_GROUPS_READ = new AtomicLong();
     private static final AtomicLong ROW_GROUPS_PRUNED = new AtomicLong();
+    private static final AtomicLong ROW_GROUPS_PRUNED_BY_DICTIONARY = new AtomicLong();
     private static final AtomicLong BATCHES = new AtomicLong();
     private static final AtomicLong BINARY_BATCHES = new AtomicLong();
     private static final AtomicLong ROWS = new AtomicLong();
@@ -42,6 +43,14 @@ public final class NativeSourceCounters {
         return ROW_GROUPS_PRUNED.get();
     }
 
+    /**
+     * Row groups of native tasks that statistics kept but skipped because their dictionaries, which
+     * hold every value of the columns concerned, rule out every row the filter keeps.
+     */
+    public static long rowGroupsPrunedByDictionary() {
+        return ROW_GROUPS_PRUNED_BY_DICTIONARY.get();
+    }
+
     /** Native batches handed to Flink. */
     public static long batches() {
         return BATCHES.get();
@@ -57,10 +66,11 @@ public final class NativeSourceCounters {
         return ROWS.get();
     }
 
-    static void nativeTask(int rowGroups, int pruned) {
+    static void nativeTask(int rowGroups, int pruned, int prunedByDictionary) {
         NATIVE_TASKS.incrementAndGet();
         ROW_GROUPS_READ.addAndGet(rowGroups);
         ROW_GROUPS_PRUNED.addAndGet(pruned);
+        ROW_GROUPS_PRUNED_BY_DICTIONARY.addAndGet(prunedByDictionary);
     }
 
     static void fallbackTask() {

@@ -35,9 +35,10 @@ import org.apache.iceberg.types.Types;
  *       selects them for a split ({@code ParquetMetadataConverter.filterFileMetaDataByMidpoint});
  *   <li>columns the task supplies as constants (identity-partition values, {@code _file},
  *       {@code _spec_id}) are constant vectors, whatever the file holds, as in Iceberg's readers;
- *   <li>when the task's residual filter is not trivially true, row groups its statistics rule
- *       out are skipped and rows are filtered with the source's filters, as Iceberg's
- *       {@code FlinkSourceFilter} filters them;
+ *   <li>when the task's residual filter is not trivially true, row groups its statistics or,
+ *       where every value is dictionary-encoded, its dictionaries rule out are skipped (as
+ *       Iceberg's Parquet reader skips them) and rows are filtered with the source's filters, as
+ *       Iceberg's {@code FlinkSourceFilter} filters them;
  *   <li>positions count emitted records, as Iceberg's {@code DataIterator} counts them, so a
  *       position taken by either reader resumes in the other.
  * </ul>
@@ -122,12 +123,18 @@ final class NativeTaskReader implements TaskReader {
             boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
             RowGroupPruner pruner = filterRows ? RowGroupPruner.of(file, tableSchema, task.residual(), caseSensitive)
                     : null;
+            DictionaryPruner dictionaries = filterRows
+                    ? DictionaryPruner.of(file, tableSchema, task.residual(), caseSensitive, tracker) : null;
             List<Integer> groups = new ArrayList<>();
             int pruned = 0;
+            int prunedByDictionary = 0;
             long rows = 0;
             for (int rg : rowGroupsInRange(file, task.start(), task.length())) {
                 if (pruner != null && !pruner.mightMatch(rg)) {
                     pruned++;
+                } else if (dictionaries != null && !dictionaries.mightMatch(rg)) {
+                    // Only row groups the statistics kept: their dictionary page is one small read.
+                    prunedByDictionary++;
                 } else {
                     groups.add(rg);
                     rows += file.rowGroup(rg).rowCount();
@@ -143,7 +150,8 @@ final class NativeTaskReader implements TaskReader {
                     options.batchSize(), false);
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
             NativeParquetScan scan = file.scan(scanOptions, tracker);
-            metrics.nativeTask(groups.size(), pruned, chunkBytes(file, groups, scanOptions.projection()));
+            metrics.nativeTask(groups.size(), pruned, prunedByDictionary,
+                    chunkBytes(file, groups, scanOptions.projection()));
             RowPositions positions = new RowPositions(file, groups, filterRows ? 0 : recordOffset);
             return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
                     rowFilter, limiter, metrics, binaryRows, filterRows ? recordOffset : 0, recordOffset);

@@ -130,6 +130,38 @@ class NativeReaderFunctionTest {
         assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "statistics pruned row groups outside the ids");
     }
 
+    /**
+     * Row groups that statistics keep but dictionaries rule out are skipped, with records,
+     * positions and resumes as stock's; chunks that fell back to PLAIN keep their row groups.
+     */
+    @Test
+    void dictionariesPruneRowGroupsStatisticsKeep() {
+        Table table = new TestTables(dir).create("dictionaries", DictionaryTable.SCHEMA, PartitionSpec.unpartitioned(),
+                DictionaryTable.PROPERTIES);
+        TestTables.append(table, DictionaryTable.records(0, 8));
+        TestTables.append(table, DictionaryTable.records(8 * DictionaryTable.ROWS_PER_GROUP, 6));
+        long byStatistics = NativeSourceCounters.rowGroupsPruned();
+        long byDictionary = NativeSourceCounters.rowGroupsPrunedByDictionary();
+        assertEquals(0, assertSameAsStock(table, null, List.of(Expressions.equal("tag", "m")), 1));
+        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "amount"),
+                List.of(Expressions.in("amount", new java.math.BigDecimal("5.00"), new java.math.BigDecimal("6.00"))),
+                1));
+        assertEquals(byStatistics, NativeSourceCounters.rowGroupsPruned(), "min/max cannot prune these");
+        assertTrue(NativeSourceCounters.rowGroupsPrunedByDictionary() > byDictionary, "dictionaries pruned");
+
+        // A file whose only row group holds this word in PLAIN pages after its dictionary overflowed.
+        var update = table.updateProperties();
+        DictionaryTable.FALLBACK_PROPERTIES.forEach(update::set);
+        update.commit();
+        TestTables.append(table, DictionaryTable.fallbackRecords(10_000, 400));
+        byDictionary = NativeSourceCounters.rowGroupsPrunedByDictionary();
+        String word = DictionaryTable.uniqueWord(10_390);
+        assertEquals(0, assertSameAsStock(table, null, List.of(Expressions.equal("word", word)), 1));
+        // (The other files' word bounds rule them out already, at planning.)
+        assertEquals(byDictionary, NativeSourceCounters.rowGroupsPrunedByDictionary(),
+                "a dictionary that lacks the word but not all of its chunk's values prunes nothing");
+    }
+
     /** Batches of several transpose chunks, whole and filtered: records, positions and resumes as stock. */
     @Test
     void batchesLargerThanATransposeChunk() {

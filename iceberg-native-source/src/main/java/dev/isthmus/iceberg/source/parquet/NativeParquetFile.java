@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.source.parquet;
 
+import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.NativeErrors;
 import dev.isthmus.ffm.NativeLibrary;
@@ -15,7 +16,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.Files;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
 
@@ -63,9 +66,36 @@ public final class NativeParquetFile implements AutoCloseable {
      * @param min the statistics' minimum in Parquet's PLAIN encoding (no length prefix), or
      *     {@code null} when unknown
      * @param max likewise, the maximum
+     * @param dictionaryPageOffset where its dictionary page starts, or -1 when it has none
+     * @param dataPageOffset where its first data page starts
+     * @param encodings bit {@code e} set for each Parquet {@code Encoding} {@code e} the chunk lists
+     * @param allDictionary 1 if its {@code encoding_stats} say every data page is dictionary-encoded,
+     *     0 if they say not, -1 without {@code encoding_stats}
      */
     public record ColumnChunk(long byteOffset, long compressedSize, long valueCount, long nullCount, byte[] min,
-            byte[] max) {}
+            byte[] max, long dictionaryPageOffset, long dataPageOffset, int encodings, int allDictionary) {
+        private static final int PLAIN_DICTIONARY = 2;
+        private static final int RLE = 3;
+        private static final int BIT_PACKED = 4;
+
+        /**
+         * Whether the chunk's dictionary page holds every value of the chunk, as parquet-java and
+         * Iceberg's {@code ParquetDictionaryRowGroupFilter} decide it: from {@code encoding_stats}
+         * when present; without them only from a v1 encoding list (PLAIN_DICTIONARY plus the levels'
+         * RLE and BIT_PACKED), since a v2 chunk lists its dictionary page as PLAIN, which a data page
+         * that fell back would list too.
+         */
+        public boolean dictionaryCoversValues() {
+            if (dictionaryPageOffset < 0 || dataPageOffset <= dictionaryPageOffset) {
+                return false;
+            }
+            if (allDictionary >= 0) {
+                return allDictionary == 1;
+            }
+            int levels = (1 << RLE) | (1 << BIT_PACKED);
+            return (encodings & (1 << PLAIN_DICTIONARY)) != 0 && (encodings & ~levels & ~(1 << PLAIN_DICTIONARY)) == 0;
+        }
+    }
 
     private NativeParquetFile(MemorySegment handle, String name, InputFile input) {
         this.handle = handle;
@@ -173,7 +203,42 @@ public final class NativeParquetFile implements AutoCloseable {
                     isthmus_column_chunk_info.compressed_size(chunk), isthmus_column_chunk_info.num_values(chunk),
                     isthmus_column_chunk_info.null_count(chunk),
                     bytes(isthmus_column_chunk_info.min_value(chunk), isthmus_column_chunk_info.min_length(chunk)),
-                    bytes(isthmus_column_chunk_info.max_value(chunk), isthmus_column_chunk_info.max_length(chunk)));
+                    bytes(isthmus_column_chunk_info.max_value(chunk), isthmus_column_chunk_info.max_length(chunk)),
+                    isthmus_column_chunk_info.dictionary_page_offset(chunk),
+                    isthmus_column_chunk_info.data_page_offset(chunk), isthmus_column_chunk_info.encodings(chunk),
+                    isthmus_column_chunk_info.all_dictionary(chunk));
+        }
+    }
+
+    /**
+     * The dictionary of leaf {@code leaf} in row group {@code rowGroup}: its entries as an Arrow
+     * array of the column's type ({@link Column#arrowFormat()}), which the caller closes. Java
+     * reads only the dictionary page, {@code [dictionaryPageOffset, dataPageOffset)}, through the
+     * file's FileIO (a local file through Iceberg's local input), so pruning a row group costs one
+     * small read and never its data pages.
+     *
+     * @throws IllegalArgumentException if the chunk has no dictionary page before its data pages
+     * @throws dev.isthmus.ffm.NativeException if the page is damaged or cannot be decoded
+     */
+    public ImportedArray dictionary(int rowGroup, int leaf, MemoryTracker tracker) {
+        ColumnChunk chunk = columnChunk(rowGroup, leaf);
+        long length = chunk.dataPageOffset() - chunk.dictionaryPageOffset();
+        // The library checked the chunk's range against the file at open; the page lies inside it.
+        if (chunk.dictionaryPageOffset() < 0 || length <= 0 || length > chunk.compressedSize()) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "%s: row group %d, column '%s' has no dictionary page before its data pages (%d to %d)", name,
+                    rowGroup, columns.get(leaf).path(), chunk.dictionaryPageOffset(), chunk.dataPageOffset()));
+        }
+        InputFile source = input != null ? input : Files.localInput(name);
+        try (Arena arena = Arena.ofConfined(); SeekableInputStream stream = source.newStream()) {
+            MemorySegment page = arena.allocate(length);
+            new InputRanges(stream, name).read(chunk.dictionaryPageOffset(), page);
+            MemorySegment error = NativeErrors.allocate(arena);
+            return ImportedArray.receive(tracker, (array, schema) -> NativeErrors.check(
+                    isthmus_h.isthmus_file_dictionary(handle, rowGroup, leaf, page, length, array, schema, error),
+                    error));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read a dictionary page of " + name, e);
         }
     }
 
