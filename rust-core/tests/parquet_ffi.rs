@@ -29,9 +29,7 @@ static COUNTERS: Mutex<()> = Mutex::new(());
 /// The Arrow counters are process-wide and tests run in parallel: every test of this binary
 /// exports batches, so each holds the lock while it runs, not only the one that reads them.
 fn counters() -> std::sync::MutexGuard<'static, ()> {
-    COUNTERS
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    COUNTERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn error() -> IsthmusError {
