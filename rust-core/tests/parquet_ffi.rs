@@ -14,13 +14,11 @@ use isthmus::arrow::export::export_schema;
 use isthmus::arrow::{DataType, Field};
 use isthmus::error::Status;
 use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
-use isthmus::ffi::arrow_exchange::{
-    isthmus_arrow_checksum, isthmus_arrow_stats_get, IsthmusArrowStats,
-};
+use isthmus::ffi::arrow_exchange::isthmus_arrow_checksum;
 use isthmus::ffi::parquet::*;
-use isthmus::ffi::IsthmusError;
 use isthmus::parquet::format::{LogicalType, PhysicalType, Repetition, SchemaElement};
 use parquet_support::scan::temp_path;
+use parquet_support::ffi::{error, message, stats};
 use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values};
 
 /// The counters are global; tests that check them run one at a time.
@@ -32,26 +30,6 @@ fn counters() -> std::sync::MutexGuard<'static, ()> {
     COUNTERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn error() -> IsthmusError {
-    // SAFETY: all-zero is a valid isthmus_error.
-    unsafe { MaybeUninit::zeroed().assume_init() }
-}
-
-fn message(e: &IsthmusError) -> String {
-    unsafe { CStr::from_ptr(e.message.as_ptr()) }
-        .to_str()
-        .unwrap()
-        .to_owned()
-}
-
-fn stats() -> IsthmusArrowStats {
-    let mut out = MaybeUninit::<IsthmusArrowStats>::uninit();
-    assert_eq!(
-        unsafe { isthmus_arrow_stats_get(out.as_mut_ptr(), null_mut()) },
-        0
-    );
-    unsafe { out.assume_init() }
-}
 
 fn file_bytes() -> Vec<u8> {
     let schema = vec![

@@ -1,11 +1,13 @@
 //! Helpers shared by the parquet_* integration tests: a deterministic PRNG, a
 //! mutation harness that feeds damaged encodings to a decoder, a minimal
 //! Parquet writer ([`writer`]), scans of in-memory files ([`scan`]) and the
-//! canonical text of Arrow values ([`render`]).
+//! canonical text of Arrow values ([`render`]), and the C API's error struct and
+//! counters ([`ffi`]).
 
 // Each test binary uses a different subset.
 #![allow(dead_code)]
 
+pub mod ffi;
 pub mod render;
 pub mod scan;
 pub mod writer;
