@@ -148,19 +148,27 @@ impl MutableBuffer {
         self.reallocate(capacity)
     }
 
+    /// Moves the contents to a new allocation of `capacity` bytes. Not
+    /// `realloc`: the C allocator cannot keep 64-byte alignment, so the global
+    /// allocator would allocate, copy the whole old capacity and free, while
+    /// only the `len` bytes written so far need copying (decoders reserve a
+    /// page's worth ahead, so the rest is often most of it).
     fn reallocate(&mut self, capacity: usize) -> Result<()> {
-        let new_layout = layout(capacity)?;
-        let ptr = if self.capacity == 0 {
-            // SAFETY: the layout has a non-zero size (capacity > len >= 0 and a multiple of 64).
-            unsafe { alloc::alloc(new_layout) }
-        } else {
-            // SAFETY: ptr was allocated with layout(self.capacity), which succeeded
-            // before; the new size is non-zero and fits isize (checked by `layout`).
-            unsafe { alloc::realloc(self.ptr.as_ptr(), layout(self.capacity)?, capacity) }
-        };
-        self.ptr = NonNull::new(ptr).ok_or_else(|| {
+        let old = (self.capacity != 0).then(|| layout(self.capacity)).transpose()?;
+        // SAFETY: the layout has a non-zero size (capacity > len >= 0 and a multiple of 64).
+        let ptr = NonNull::new(unsafe { alloc::alloc(layout(capacity)?) }).ok_or_else(|| {
             Error::out_of_memory(format!("allocating a buffer of {capacity} bytes failed"))
         })?;
+        if let Some(old) = old {
+            // SAFETY: the first `len` bytes of the old allocation are initialised,
+            // the new one holds more, and they are distinct allocations; the old
+            // one was allocated with `old`.
+            unsafe {
+                ptr::copy_nonoverlapping(self.ptr.as_ptr(), ptr.as_ptr(), self.len);
+                alloc::dealloc(self.ptr.as_ptr(), old);
+            }
+        }
+        self.ptr = ptr;
         ALLOCATED.fetch_add(capacity - self.capacity, Ordering::Relaxed);
         self.capacity = capacity;
         Ok(())
@@ -201,6 +209,44 @@ impl MutableBuffer {
                 self.capacity - self.len,
             )
         }
+    }
+
+    /// Appends `n` values of `T`, the `k`th being `value(k)`, without zeroing
+    /// the memory first (decoders that gather or compute every value write it
+    /// once). Whole values of `T` must fill the buffer so far.
+    #[inline]
+    pub fn extend_with<T: NativeType>(&mut self, n: usize, mut value: impl FnMut(usize) -> T) -> Result<()> {
+        self.try_extend_with(n, |k| Ok(value(k)))
+    }
+
+    /// [`MutableBuffer::extend_with`] for values that may fail: on the first
+    /// error the buffer is left as it was.
+    #[inline]
+    pub fn try_extend_with<T: NativeType>(
+        &mut self,
+        n: usize,
+        mut value: impl FnMut(usize) -> Result<T>,
+    ) -> Result<()> {
+        let width = size_of::<T>();
+        let bytes = n.checked_mul(width).ok_or_else(|| too_large(usize::MAX))?;
+        if self.len % width != 0 {
+            return Err(Error::internal("a value buffer holds a partial value"));
+        }
+        self.reserve(bytes)?;
+        // SAFETY: reserve made room for `bytes` more after `len`; the allocation is
+        // 64-byte aligned and `len` a multiple of T's size, so the slots are
+        // aligned for T (at most 16-byte aligned); MaybeUninit needs no init.
+        let slots = unsafe {
+            std::slice::from_raw_parts_mut(
+                self.ptr.as_ptr().add(self.len).cast::<std::mem::MaybeUninit<T>>(),
+                n,
+            )
+        };
+        for (k, slot) in slots.iter_mut().enumerate() {
+            slot.write(value(k)?);
+        }
+        self.len += bytes;
+        Ok(())
     }
 
     /// Sets the length after writing to [`MutableBuffer::spare_capacity_mut`].

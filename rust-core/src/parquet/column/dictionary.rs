@@ -4,7 +4,7 @@
 use super::batch::LeafBatch;
 use super::conversion::{Conversion, Output};
 use super::plain_bytes::{copy_value, SLACK};
-use super::values::{fixed_slots, ValueDecoder};
+use super::values::ValueDecoder;
 use crate::arrow::buffer::{cast_slice, NativeType};
 use crate::arrow::{ArrayData, Buffer, DataType};
 use crate::error::{Error, Result};
@@ -113,12 +113,10 @@ impl Dictionary {
     ) -> Result<()> {
         let values = cast_slice::<T>(self.values.as_slice())
             .ok_or_else(|| Error::internal("a dictionary's values are misaligned"))?;
-        let slot = fixed_slots::<T>(&mut out.values, indices.len())?;
-        for (d, &i) in slot.iter_mut().zip(indices) {
-            // In range: the caller checked every index against the length.
-            *d = values.get(i as usize).copied().unwrap_or_default();
-        }
-        Ok(())
+        // In range: the caller checked every index against the length.
+        out.values.extend_with::<T>(indices.len(), |k| {
+            values.get(indices[k] as usize).copied().unwrap_or_default()
+        })
     }
 
     fn gather_bytes(&self, indices: &[u32], out: &mut LeafBatch) -> Result<()> {
@@ -146,21 +144,14 @@ impl Dictionary {
         }
         let base = out.values.len();
         out.values.reserve(total + SLACK)?;
-        let first = out.offsets.len() / 4;
-        out.offsets.extend_zeros(indices.len() * 4)?;
-        let ends = out
-            .offsets
-            .typed_mut::<i32>()
-            .get_mut(first..)
-            .ok_or_else(|| Error::internal("offsets hold a partial value"))?;
         let spare = out.values.spare_capacity_mut();
         let mut at = 0;
-        for (slot, &i) in ends.iter_mut().zip(indices) {
-            let range = range(i)?;
+        out.offsets.try_extend_with::<i32>(indices.len(), |k| {
+            let range = range(indices[k])?;
             copy_value(spare, at, data, range.start, range.len());
             at += range.len();
-            *slot = (base + at) as i32;
-        }
+            Ok((base + at) as i32)
+        })?;
         // SAFETY: the loop wrote every byte of [base, base + total).
         unsafe { out.values.set_len(base + total) };
         Ok(())

@@ -72,22 +72,14 @@ impl<'a> PlainByteArrays<'a> {
         // bounds what this call can append without a check per value.
         let left = self.data.len() - self.pos;
         values.reserve(left + SLACK)?;
-        let first = offsets.len() / 4;
-        offsets.extend_zeros(n * 4)?;
-        let ends = offsets
-            .typed_mut::<i32>()
-            .get_mut(first..)
-            .ok_or_else(|| Error::internal("offsets hold a partial value"))?;
         let spare = values.spare_capacity_mut();
         let (data, mut pos, mut at) = (self.data, self.pos, 0usize);
-        for slot in ends.iter_mut() {
+        let written = offsets.try_extend_with::<i32>(n, |_| {
             let value = prefix(data, pos).and_then(|len| {
                 let end = pos.checked_add(4)?.checked_add(len)?;
                 (end <= data.len()).then_some((len, end))
             });
             let Some((len, end)) = value else {
-                // SAFETY: the values before this one were written in full.
-                unsafe { values.set_len(base + at) };
                 return Err(Error::corrupt_data(format!(
                     "PLAIN byte array at byte {pos}: its length prefix or value runs past the \
                      page's {} bytes",
@@ -97,7 +89,12 @@ impl<'a> PlainByteArrays<'a> {
             copy_value(spare, at, data, pos + 4, len);
             at += len;
             pos = end;
-            *slot = (base + at) as i32;
+            Ok((base + at) as i32)
+        });
+        if let Err(e) = written {
+            // SAFETY: the values before the bad one were written in full.
+            unsafe { values.set_len(base + at) };
+            return Err(e);
         }
         if base + at > i32::MAX as usize {
             return Err(Error::unsupported(

@@ -515,10 +515,7 @@ fn gather(
         }
         if keep_indices {
             // Indices below the dictionary's length fit i32 (it came from an i32 count).
-            let slot = fixed_slots::<i32>(&mut out.values, k)?;
-            for (d, &i) in slot.iter_mut().zip(block.iter()) {
-                *d = i as i32;
-            }
+            out.values.extend_with::<i32>(k, |j| block[j] as i32)?;
         } else {
             dictionary.gather(block, out)?;
         }
