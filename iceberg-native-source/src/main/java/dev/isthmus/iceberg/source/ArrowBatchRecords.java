@@ -29,7 +29,6 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
     private static final Cleaner CLEANER = Cleaner.create();
 
     private final Cleaner.Cleanable release;
-    private final Set<String> finishedSplits;
     private final ColumnarRowData row;
     private final RecordAndPosition<RowData> position = new RecordAndPosition<>();
     private final int[] selection;
@@ -40,15 +39,14 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
     private int next;
 
     private ArrowBatchRecords(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns, int[] selection,
-            int rows, int fileOffset, long firstRecordOffset, Set<String> finishedSplits) {
+            int rows, int fileOffset, long firstRecordOffset) {
         this.nextSplit = splitId;
-        this.release = batch == null ? null : CLEANER.register(this, batch::close);
+        this.release = CLEANER.register(this, batch::close);
         this.selection = selection;
         this.rows = rows;
         this.fileOffset = fileOffset;
         this.firstRecordOffset = firstRecordOffset;
-        this.finishedSplits = finishedSplits;
-        this.row = columns == null ? null : new ColumnarRowData(columns);
+        this.row = new ColumnarRowData(columns);
     }
 
     /**
@@ -59,12 +57,7 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
      */
     static ArrowBatchRecords of(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns,
             int[] selection, int rows, int fileOffset, long firstRecordOffset) {
-        return new ArrowBatchRecords(splitId, batch, columns, selection, rows, fileOffset, firstRecordOffset, Set.of());
-    }
-
-    /** No records: tells the reader the split is done. */
-    static ArrowBatchRecords finished(String splitId) {
-        return new ArrowBatchRecords(null, null, null, null, 0, 0, 0, Set.of(splitId));
+        return new ArrowBatchRecords(splitId, batch, columns, selection, rows, fileOffset, firstRecordOffset);
     }
 
     @Override
@@ -87,13 +80,11 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
 
     @Override
     public Set<String> finishedSplits() {
-        return finishedSplits;
+        return Set.of();
     }
 
     @Override
     public void recycle() {
-        if (release != null) {
-            release.clean();
-        }
+        release.clean();
     }
 }

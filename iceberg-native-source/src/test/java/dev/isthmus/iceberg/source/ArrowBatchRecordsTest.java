@@ -92,13 +92,4 @@ class ArrowBatchRecordsTest {
         assertNull(records.nextRecordFromSplit(), "only the first two entries of the selection");
         records.recycle();
     }
-
-    @Test
-    void aFinishedSplitCarriesNoRecords() {
-        ArrowBatchRecords done = ArrowBatchRecords.finished("split-9");
-        assertNull(done.nextSplit());
-        assertNull(done.nextRecordFromSplit());
-        assertEquals(Set.of("split-9"), done.finishedSplits());
-        done.recycle();
-    }
 }
