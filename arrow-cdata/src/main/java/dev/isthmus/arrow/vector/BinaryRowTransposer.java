@@ -97,6 +97,12 @@ public final class BinaryRowTransposer {
     private long[] first;
     private long[] second;
     private byte[] heapStrings = new byte[0];
+    /**
+     * Per column, the string offsets of the rows being transposed, when they are consecutive rows
+     * of a plain string column: copied once, so that the size and copy passes read plain arrays.
+     */
+    private int[][] heapOffsets;
+    private boolean[] offsetsCopied;
 
     /**
      * @throws IllegalArgumentException if a field's type is not flat ({@link #supports})
@@ -165,6 +171,8 @@ public final class BinaryRowTransposer {
         reserve(count);
         int[] rows = selection == null ? identity : selection;
         boolean ascending = selection == null || Heap.ascending(selection, count);
+        boolean consecutive = count > 0 && (selection == null || Heap.consecutive(selection, count));
+        Arrays.fill(offsetsCopied, false);
 
         // First the variable part of every row, which places the rows.
         long[] sizes = variableSizes;
@@ -172,7 +180,14 @@ public final class BinaryRowTransposer {
         for (int c = 0; c < kinds.length; c++) {
             if (kinds[c].variable()) {
                 boolean[] isNull = markNulls(c, columns[c], rows, count);
-                addVariableSizes(kinds[c], columns[c], rows, count, isNull, sizes);
+                if (consecutive && columns[c] instanceof ValueVectors.VariableBytes v && !v.large) {
+                    int[] offsets = heapOffsets[c];
+                    MemorySegment.copy(v.offsets, INT, (v.offset + rows[0]) * Integer.BYTES, offsets, 0, count + 1);
+                    offsetsCopied[c] = true;
+                    Heap.addStringSizes(offsets, count, isNull, sizes);
+                } else {
+                    addVariableSizes(kinds[c], columns[c], rows, count, isNull, sizes);
+                }
             }
         }
         int[] starts = into.startsFor(count);
@@ -195,7 +210,14 @@ public final class BinaryRowTransposer {
             Kind kind = kinds[c];
             boolean[] isNull = kind.variable() ? nulls[c] : markNulls(c, columns[c], rows, count);
             switch (kind) {
-                case BYTES -> writeBytes(columns[c], rows, count, ascending, isNull, data, starts);
+                case BYTES -> {
+                    if (offsetsCopied[c]) {
+                        writeConsecutiveStrings((ValueVectors.VariableBytes) columns[c], rows, heapOffsets[c], count,
+                                isNull, data, starts);
+                    } else {
+                        writeBytes(columns[c], rows, count, ascending, isNull, data, starts);
+                    }
+                }
                 case DECIMAL -> {
                     decimals(columns[c], rows, count, isNull, precisions[c], scales[c]);
                     Heap.writeDecimals(data, starts, cursors, count, isNull, first, second, slots);
@@ -222,6 +244,8 @@ public final class BinaryRowTransposer {
             identity[i] = i;
         }
         nulls = new boolean[kinds.length][n];
+        heapOffsets = new int[kinds.length][n + 1];
+        offsetsCopied = new boolean[kinds.length];
         variableSizes = new long[n];
         cursors = new int[n];
         entries = new int[n];
@@ -304,6 +328,25 @@ public final class BinaryRowTransposer {
                 }
             }
         }
+    }
+
+    /**
+     * The strings of consecutive rows whose offsets are in {@code offsets}: their bytes are one
+     * range of the data buffer, copied to the heap at once when short enough per row.
+     */
+    private void writeConsecutiveStrings(ValueVectors.VariableBytes v, int[] rows, int[] offsets, int count,
+            boolean[] isNull, byte[] data, int[] starts) {
+        int from = offsets[0];
+        long size = (long) offsets[count] - from;
+        if (size < 0 || size > HEAP_COPY_BYTES_PER_ROW * count || offsets[count] > v.data.byteSize()) {
+            Native.copyStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors, slots);
+            return;
+        }
+        if (heapStrings.length < size) {
+            heapStrings = new byte[(int) size];
+        }
+        MemorySegment.copy(v.data, ValueLayout.JAVA_BYTE, from, heapStrings, 0, (int) size);
+        Heap.copyStrings(offsets, heapStrings, from, count, isNull, data, starts, cursors, slots);
     }
 
     /**
@@ -586,6 +629,36 @@ public final class BinaryRowTransposer {
     /** Writes of the rows' heap array, and reads through Flink's vector interfaces. */
     private static final class Heap {
         private Heap() {}
+
+        /** As {@code Native.addStringSizes}, from offsets copied to the heap. */
+        static void addStringSizes(int[] offsets, int count, boolean[] isNull, long[] sizes) {
+            for (int k = 0; k < count; k++) {
+                int length = offsets[k + 1] - offsets[k];
+                if (!isNull[k] && length > 7) {
+                    sizes[k] += roundToWord(length);
+                }
+            }
+        }
+
+        /** Strings {@code k} of {@code heapData}, a copy of the data buffer from byte {@code base} on. */
+        static void copyStrings(int[] offsets, byte[] heapData, int base, int count, boolean[] isNull,
+                byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+            for (int k = 0; k < count; k++) {
+                if (!isNull[k]) {
+                    int start = offsets[k];
+                    slots[k] = copy(heapData, start - base, offsets[k + 1] - start, rowData, starts[k], cursors, k);
+                }
+            }
+        }
+
+        static boolean consecutive(int[] rows, int count) {
+            for (int k = 1; k < count; k++) {
+                if (rows[k] != rows[0] + k) {
+                    return false;
+                }
+            }
+            return true;
+        }
 
         static boolean ascending(int[] rows, int count) {
             for (int k = 1; k < count; k++) {

@@ -160,6 +160,13 @@ class BinaryRowTransposerTest {
             assertTransposedAsFlink(arrow.batch(), randomSelection(random, rows.size(), count), count, rows, FLAT,
                     into, "a selection of " + count);
             assertTransposedAsFlink(arrow.batch(), new int[0], 0, rows, FLAT, into, "no row");
+            // Consecutive rows read their string offsets in one copy; near-consecutive ones must not.
+            assertTransposedAsFlink(arrow.batch(), new int[] {300, 301, 302, 303}, 4, rows, FLAT, into,
+                    "consecutive rows");
+            assertTransposedAsFlink(arrow.batch(), new int[] {300, 300, 302}, 3, rows, FLAT, into,
+                    "a repeat and a gap spanning as many rows");
+            assertTransposedAsFlink(arrow.batch(), new int[] {301, 300, 302}, 3, rows, FLAT, into,
+                    "the same rows out of order");
         }
     }
 
