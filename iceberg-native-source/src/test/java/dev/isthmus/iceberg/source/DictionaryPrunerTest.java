@@ -193,6 +193,8 @@ class DictionaryPrunerTest {
         assertTrue(chunk(100, 150, rleDictionary | rle | plain, 1).dictionaryCoversValues(), "encoding_stats decide");
         assertFalse(chunk(100, 150, plainDictionary | rle, 0).dictionaryCoversValues(), "encoding_stats decide");
         assertFalse(chunk(-1, 150, plainDictionary | rle, 1).dictionaryCoversValues(), "no dictionary page");
+        // Some writers set the offset to 0 for none (the file's magic is there), as parquet-java reads it.
+        assertFalse(chunk(0, 150, plainDictionary | rle, 1).dictionaryCoversValues(), "offset 0: none");
         assertFalse(chunk(150, 150, plainDictionary | rle, 1).dictionaryCoversValues(), "no room for one");
     }
 

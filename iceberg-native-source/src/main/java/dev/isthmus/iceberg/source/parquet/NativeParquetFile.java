@@ -66,7 +66,8 @@ public final class NativeParquetFile implements AutoCloseable {
      * @param min the statistics' minimum in Parquet's PLAIN encoding (no length prefix), or
      *     {@code null} when unknown
      * @param max likewise, the maximum
-     * @param dictionaryPageOffset where its dictionary page starts, or -1 when it has none
+     * @param dictionaryPageOffset where its dictionary page starts, or -1 when it has none (0 also
+     *     means none)
      * @param dataPageOffset where its first data page starts
      * @param encodings bit {@code e} set for each Parquet {@code Encoding} {@code e} the chunk lists
      * @param allDictionary 1 if its {@code encoding_stats} say every data page is dictionary-encoded,
@@ -86,7 +87,9 @@ public final class NativeParquetFile implements AutoCloseable {
          * that fell back would list too.
          */
         public boolean dictionaryCoversValues() {
-            if (dictionaryPageOffset < 0 || dataPageOffset <= dictionaryPageOffset) {
+            // 0 means none too: the file's magic is there, and writers that set it so mean none, as
+            // parquet-java reads it (ColumnChunkMetaData.getStartingPos).
+            if (dictionaryPageOffset <= 0 || dataPageOffset <= dictionaryPageOffset) {
                 return false;
             }
             if (allDictionary >= 0) {
@@ -224,7 +227,7 @@ public final class NativeParquetFile implements AutoCloseable {
         ColumnChunk chunk = columnChunk(rowGroup, leaf);
         long length = chunk.dataPageOffset() - chunk.dictionaryPageOffset();
         // The library checked the chunk's range against the file at open; the page lies inside it.
-        if (chunk.dictionaryPageOffset() < 0 || length <= 0 || length > chunk.compressedSize()) {
+        if (chunk.dictionaryPageOffset() <= 0 || length <= 0 || length > chunk.compressedSize()) {
             throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "%s: row group %d, column '%s' has no dictionary page before its data pages (%d to %d)", name,
                     rowGroup, columns.get(leaf).path(), chunk.dictionaryPageOffset(), chunk.dataPageOffset()));
