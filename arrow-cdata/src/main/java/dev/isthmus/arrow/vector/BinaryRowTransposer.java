@@ -170,8 +170,8 @@ public final class BinaryRowTransposer {
         }
         reserve(count);
         int[] rows = selection == null ? identity : selection;
-        boolean ascending = selection == null || Heap.ascending(selection, count);
         boolean consecutive = count > 0 && (selection == null || Heap.consecutive(selection, count));
+        boolean ascending = consecutive || selection == null || Heap.ascending(selection, count);
         Arrays.fill(offsetsCopied, false);
 
         // First the variable part of every row, which places the rows.

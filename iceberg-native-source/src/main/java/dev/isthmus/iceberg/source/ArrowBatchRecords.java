@@ -26,8 +26,6 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
  * failover does not leak the decoder's memory.
  */
 final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<RowData>> {
-    private static final Cleaner CLEANER = Cleaner.create();
-
     private final Cleaner.Cleanable release;
     private final ColumnarRowData row;
     private final RecordAndPosition<RowData> position = new RecordAndPosition<>();
@@ -41,7 +39,7 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
     private ArrowBatchRecords(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns, int[] selection,
             int rows, int fileOffset, long firstRecordOffset) {
         this.nextSplit = splitId;
-        this.release = CLEANER.register(this, batch::close);
+        this.release = BatchCleaner.register(this, batch);
         this.selection = selection;
         this.rows = rows;
         this.fileOffset = fileOffset;

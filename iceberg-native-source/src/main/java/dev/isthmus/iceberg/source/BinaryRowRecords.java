@@ -32,8 +32,6 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
     /** Rows per transpose: about 150 KB of typical rows, which stay in a core's L2 cache. */
     static final int CHUNK = 1024;
 
-    private static final Cleaner CLEANER = Cleaner.create();
-
     private final BinaryRowBuffers buffers;
     private final BinaryRowTransposer transposer;
     private final Cleaner.Cleanable release;
@@ -60,7 +58,7 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
     BinaryRowRecords(String splitId, ArrowColumnarBatch batch, ColumnVector[] columns, int[] selection, int count,
             BinaryRowTransposer transposer, BinaryRowBuffers buffers, int fileOffset, long firstRecordOffset) {
         this.nextSplit = splitId;
-        this.release = CLEANER.register(this, batch::close);
+        this.release = BatchCleaner.register(this, batch);
         this.columns = columns;
         this.selection = selection;
         this.count = count;
