@@ -336,17 +336,28 @@ public final class BinaryRowTransposer {
      */
     private void writeConsecutiveStrings(ValueVectors.VariableBytes v, int[] rows, int[] offsets, int count,
             boolean[] isNull, byte[] data, int[] starts) {
-        int from = offsets[0];
-        long size = (long) offsets[count] - from;
-        if (size < 0 || size > HEAP_COPY_BYTES_PER_ROW * count || offsets[count] > v.data.byteSize()) {
+        if (copySpanToHeap(v, offsets[0], offsets[count], count)) {
+            Heap.copyStrings(offsets, heapStrings, offsets[0], count, isNull, data, starts, cursors, slots);
+        } else {
             Native.copyStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors, slots);
-            return;
+        }
+    }
+
+    /**
+     * Copies bytes {@code [from, to)} of {@code v}'s data to {@link #heapStrings} if they come to at
+     * most {@link #HEAP_COPY_BYTES_PER_ROW} per row; false (and nothing copied) otherwise.
+     */
+    private boolean copySpanToHeap(ValueVectors.VariableBytes v, long from, long to, int count) {
+        long size = to - from;
+        if (from < 0 || size < 0 || size > HEAP_COPY_BYTES_PER_ROW * count || size > MAX_BYTES
+                || to > v.data.byteSize()) {
+            return false;
         }
         if (heapStrings.length < size) {
             heapStrings = new byte[(int) size];
         }
         MemorySegment.copy(v.data, ValueLayout.JAVA_BYTE, from, heapStrings, 0, (int) size);
-        Heap.copyStrings(offsets, heapStrings, from, count, isNull, data, starts, cursors, slots);
+        return true;
     }
 
     /**
@@ -368,13 +379,7 @@ public final class BinaryRowTransposer {
                     from = v.offsets.getAtIndex(INT, v.offset + rows[0]);
                     to = v.offsets.getAtIndex(INT, v.offset + rows[count - 1] + 1);
                 }
-                long size = to - from;
-                if (size >= 0 && size <= HEAP_COPY_BYTES_PER_ROW * count && size <= MAX_BYTES
-                        && to <= v.data.byteSize()) {
-                    if (heapStrings.length < size) {
-                        heapStrings = new byte[(int) size];
-                    }
-                    MemorySegment.copy(v.data, ValueLayout.JAVA_BYTE, from, heapStrings, 0, (int) size);
+                if (copySpanToHeap(v, from, to, count)) {
                     Native.copyHeapStrings(v.offsets, heapStrings, (int) from, v.offset, rows, count, isNull, data,
                             starts, cursors, slots);
                 } else {
