@@ -29,7 +29,6 @@ fn counters() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-
 fn leaf(
     name: &str,
     id: i32,

@@ -17,8 +17,8 @@ use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
 use isthmus::ffi::arrow_exchange::isthmus_arrow_checksum;
 use isthmus::ffi::parquet::*;
 use isthmus::parquet::format::{LogicalType, PhysicalType, Repetition, SchemaElement};
-use parquet_support::scan::temp_path;
 use parquet_support::ffi::{error, message, stats};
+use parquet_support::scan::temp_path;
 use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values};
 
 /// The counters are global; tests that check them run one at a time.
@@ -27,9 +27,10 @@ static COUNTERS: Mutex<()> = Mutex::new(());
 /// The Arrow counters are process-wide and tests run in parallel: every test of this binary
 /// exports batches, so each holds the lock while it runs, not only the one that reads them.
 fn counters() -> std::sync::MutexGuard<'static, ()> {
-    COUNTERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    COUNTERS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
-
 
 fn file_bytes() -> Vec<u8> {
     let schema = vec![

@@ -12,6 +12,7 @@ use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use super::pool::{Allocation, BufferPool};
 use crate::error::{Error, Result};
 
 pub const ALIGNMENT: usize = 64;
@@ -76,10 +77,15 @@ fn too_large(bytes: usize) -> Error {
 
 /// A growable byte buffer. Growing never panics on a failed allocation: it
 /// returns `OutOfMemory`, because sizes often come from foreign input.
+///
+/// A buffer made with [`MutableBuffer::new_in`] takes its memory from a
+/// [`BufferPool`] where it can and gives every allocation it held back to it
+/// (also once frozen and dropped), never to the C allocator.
 pub struct MutableBuffer {
     ptr: NonNull<u8>,
     len: usize,
     capacity: usize,
+    pool: Option<Arc<BufferPool>>,
 }
 
 // SAFETY: the buffer owns its allocation exclusively, like a Vec<u8>.
@@ -93,6 +99,15 @@ impl MutableBuffer {
             ptr: dangling(),
             len: 0,
             capacity: 0,
+            pool: None,
+        }
+    }
+
+    /// An empty buffer whose memory comes from and goes back to `pool`.
+    pub fn new_in(pool: &Arc<BufferPool>) -> MutableBuffer {
+        MutableBuffer {
+            pool: Some(Arc::clone(pool)),
+            ..MutableBuffer::new()
         }
     }
 
@@ -148,29 +163,26 @@ impl MutableBuffer {
         self.reallocate(capacity)
     }
 
-    /// Moves the contents to a new allocation of `capacity` bytes. Not
-    /// `realloc`: the C allocator cannot keep 64-byte alignment, so the global
-    /// allocator would allocate, copy the whole old capacity and free, while
-    /// only the `len` bytes written so far need copying (decoders reserve a
-    /// page's worth ahead, so the rest is often most of it).
+    /// Moves the contents to a new allocation of at least `capacity` bytes.
+    /// Not `realloc`: the C allocator cannot keep 64-byte alignment, so the
+    /// global allocator would allocate, copy the whole old capacity and free,
+    /// while only the `len` bytes written so far need copying (decoders
+    /// reserve a page's worth ahead, so the rest is often most of it).
     fn reallocate(&mut self, capacity: usize) -> Result<()> {
-        let old = (self.capacity != 0).then(|| layout(self.capacity)).transpose()?;
-        // SAFETY: the layout has a non-zero size (capacity > len >= 0 and a multiple of 64).
-        let ptr = NonNull::new(unsafe { alloc::alloc(layout(capacity)?) }).ok_or_else(|| {
-            Error::out_of_memory(format!("allocating a buffer of {capacity} bytes failed"))
-        })?;
-        if let Some(old) = old {
+        let reused = self.pool.as_ref().and_then(|pool| pool.take(capacity));
+        let (ptr, capacity) = match reused {
+            Some(allocation) => (allocation.ptr, allocation.capacity),
+            None => (allocate(capacity)?, capacity),
+        };
+        if self.capacity != 0 {
             // SAFETY: the first `len` bytes of the old allocation are initialised,
-            // the new one holds more, and they are distinct allocations; the old
-            // one was allocated with `old`.
-            unsafe {
-                ptr::copy_nonoverlapping(self.ptr.as_ptr(), ptr.as_ptr(), self.len);
-                alloc::dealloc(self.ptr.as_ptr(), old);
-            }
+            // the new one holds more, and they are distinct allocations.
+            unsafe { ptr::copy_nonoverlapping(self.ptr.as_ptr(), ptr.as_ptr(), self.len) };
         }
-        self.ptr = ptr;
-        ALLOCATED.fetch_add(capacity - self.capacity, Ordering::Relaxed);
-        self.capacity = capacity;
+        let old = std::mem::replace(&mut self.ptr, ptr);
+        let old_capacity = std::mem::replace(&mut self.capacity, capacity);
+        // SAFETY: the old allocation is this buffer's own and no longer used.
+        unsafe { release(old, old_capacity, self.pool.as_deref()) };
         Ok(())
     }
 
@@ -215,7 +227,11 @@ impl MutableBuffer {
     /// the memory first (decoders that gather or compute every value write it
     /// once). Whole values of `T` must fill the buffer so far.
     #[inline]
-    pub fn extend_with<T: NativeType>(&mut self, n: usize, mut value: impl FnMut(usize) -> T) -> Result<()> {
+    pub fn extend_with<T: NativeType>(
+        &mut self,
+        n: usize,
+        mut value: impl FnMut(usize) -> T,
+    ) -> Result<()> {
         self.try_extend_with(n, |k| Ok(value(k)))
     }
 
@@ -229,7 +245,7 @@ impl MutableBuffer {
     ) -> Result<()> {
         let width = size_of::<T>();
         let bytes = n.checked_mul(width).ok_or_else(|| too_large(usize::MAX))?;
-        if self.len % width != 0 {
+        if !self.len.is_multiple_of(width) {
             return Err(Error::internal("a value buffer holds a partial value"));
         }
         self.reserve(bytes)?;
@@ -238,7 +254,10 @@ impl MutableBuffer {
         // aligned for T (at most 16-byte aligned); MaybeUninit needs no init.
         let slots = unsafe {
             std::slice::from_raw_parts_mut(
-                self.ptr.as_ptr().add(self.len).cast::<std::mem::MaybeUninit<T>>(),
+                self.ptr
+                    .as_ptr()
+                    .add(self.len)
+                    .cast::<std::mem::MaybeUninit<T>>(),
                 n,
             )
         };
@@ -287,7 +306,8 @@ impl MutableBuffer {
         Ok(())
     }
 
-    pub fn freeze(self) -> Buffer {
+    pub fn freeze(mut self) -> Buffer {
+        let pool = self.pool.take();
         let this = std::mem::ManuallyDrop::new(self);
         Buffer {
             bytes: Arc::new(Bytes {
@@ -295,6 +315,7 @@ impl MutableBuffer {
                 len: this.len,
                 owner: Owner::Allocation {
                     capacity: this.capacity,
+                    pool,
                 },
             }),
         }
@@ -310,7 +331,7 @@ impl Default for MutableBuffer {
 impl Drop for MutableBuffer {
     fn drop(&mut self) {
         // SAFETY: ptr/capacity describe this buffer's own allocation.
-        unsafe { free(self.ptr, self.capacity) }
+        unsafe { release(self.ptr, self.capacity, self.pool.as_deref()) }
     }
 }
 
@@ -320,9 +341,31 @@ impl fmt::Debug for MutableBuffer {
     }
 }
 
+/// A new allocation of `capacity` bytes (a non-zero multiple of 64).
+fn allocate(capacity: usize) -> Result<NonNull<u8>> {
+    // SAFETY: the layout has a non-zero size.
+    let ptr = NonNull::new(unsafe { alloc::alloc(layout(capacity)?) }).ok_or_else(|| {
+        Error::out_of_memory(format!("allocating a buffer of {capacity} bytes failed"))
+    })?;
+    ALLOCATED.fetch_add(capacity, Ordering::Relaxed);
+    Ok(ptr)
+}
+
+/// Gives an allocation back to its pool, or frees it without one.
+///
+/// # Safety
+/// As for [`free`], and nothing uses the allocation any more.
+unsafe fn release(ptr: NonNull<u8>, capacity: usize, pool: Option<&BufferPool>) {
+    match pool {
+        Some(pool) if capacity != 0 => pool.give_back(Allocation { ptr, capacity }),
+        // SAFETY: per the caller.
+        _ => unsafe { free(ptr, capacity) },
+    }
+}
+
 /// # Safety
 /// `ptr` was allocated by [`MutableBuffer`] with this `capacity` (0: nothing to free).
-unsafe fn free(ptr: NonNull<u8>, capacity: usize) {
+pub(super) unsafe fn free(ptr: NonNull<u8>, capacity: usize) {
     if capacity == 0 {
         return;
     }
@@ -348,6 +391,7 @@ struct Bytes {
 enum Owner {
     Allocation {
         capacity: usize,
+        pool: Option<Arc<BufferPool>>,
     },
     /// Whatever keeps foreign memory alive; dropping it lets the memory go.
     Foreign {
@@ -363,9 +407,9 @@ unsafe impl Sync for Bytes {}
 
 impl Drop for Bytes {
     fn drop(&mut self) {
-        if let Owner::Allocation { capacity } = self.owner {
-            // SAFETY: a frozen MutableBuffer's allocation.
-            unsafe { free(self.ptr, capacity) }
+        if let Owner::Allocation { capacity, pool } = &self.owner {
+            // SAFETY: a frozen MutableBuffer's allocation, read by nothing now.
+            unsafe { release(self.ptr, *capacity, pool.as_deref()) }
         }
     }
 }

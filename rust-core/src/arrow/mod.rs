@@ -4,7 +4,8 @@
 //! - [`datatype`] and [`field`]: [`DataType`] (one format string each) and
 //!   [`Field`] (an `ArrowSchema` node: name, nullability, children, dictionary).
 //! - [`buffer`], [`bitmap`], [`array`](mod@array): owned 64-byte-aligned memory and
-//!   [`ArrayData`], an array in the C Data Interface's shape.
+//!   [`ArrayData`], an array in the C Data Interface's shape; [`pool`]: memory a
+//!   producer's buffers give back for its next ones.
 //! - [`view`]: validation of an array against its field; [`ArrayView`] reads
 //!   what passed, whether it lives here or in another producer's memory.
 //! - [`export`] and [`import`]: the producer and consumer sides of the
@@ -27,6 +28,7 @@ pub mod datatype;
 pub mod export;
 pub mod field;
 pub mod import;
+pub mod pool;
 pub mod stats;
 pub mod view;
 

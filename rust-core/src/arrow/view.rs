@@ -508,11 +508,16 @@ fn check_offsets(
     if checks == Checks::Full {
         let span = &offsets[offset * width..(end + 1) * width];
         let decreasing = match width {
-            4 => first_decrease(span.chunks_exact(4).map(|b| i64::from(i32::from_le_bytes(fixed(b))))),
+            4 => first_decrease(
+                span.chunks_exact(4)
+                    .map(|b| i64::from(i32::from_le_bytes(fixed(b)))),
+            ),
             _ => first_decrease(span.chunks_exact(8).map(|b| i64::from_le_bytes(fixed(b)))),
         };
         if let Some((k, previous, next)) = decreasing {
-            return Err(format!("offsets decrease at slot {k}: {previous} then {next}"));
+            return Err(format!(
+                "offsets decrease at slot {k}: {previous} then {next}"
+            ));
         }
     } else if last < first {
         return Err(format!(

@@ -56,11 +56,23 @@ pub fn batches(
     bytes: &[u8],
     options: ScanOptions,
 ) -> Result<(Field, Vec<ArrayData>)> {
-    let mut scan = Scan::open(file.clone(), options)?;
     let mut out = Vec::new();
+    let schema = for_each_batch(file, bytes, options, |_, batch| out.push(batch))?;
+    Ok((schema, out))
+}
+
+/// Hands each batch of a scan to `consume` as it comes, filling requested
+/// ranges from `bytes`; returns the scan's schema.
+pub fn for_each_batch(
+    file: &Arc<ParquetFile>,
+    bytes: &[u8],
+    options: ScanOptions,
+    mut consume: impl FnMut(&Field, ArrayData),
+) -> Result<Field> {
+    let mut scan = Scan::open(file.clone(), options)?;
     loop {
         match scan.next_step()? {
-            Step::Batch(batch) => out.push(batch),
+            Step::Batch(batch) => consume(scan.schema(), batch),
             Step::End => break,
             Step::NeedRanges => {
                 for range in scan.ranges()? {
@@ -75,20 +87,21 @@ pub fn batches(
             }
         }
     }
-    Ok((scan.schema().clone(), out))
+    Ok(scan.schema().clone())
 }
 
 /// Every row of a scan of `bytes` as canonical text (validating each batch
-/// completely on the way).
+/// completely on the way). Each batch is dropped before the next is decoded,
+/// so later batches reuse its memory (dirty, from the scan's pool), as a
+/// streaming consumer's do.
 pub fn rows(bytes: &[u8], options: ScanOptions, mode: Mode) -> Result<Vec<Vec<String>>> {
     let file = open(bytes, "test.parquet", mode)?;
-    let (schema, batches) = batches(&file, bytes, options)?;
     let mut rows = Vec::new();
-    for batch in &batches {
+    for_each_batch(&file, bytes, options, |schema, batch| {
         assert!(batch.len > 0, "batches are never empty");
-        let view = ArrayView::from_data(batch, &schema).expect("a valid batch");
+        let view = ArrayView::from_data(&batch, schema).expect("a valid batch");
         rows.extend(render::rows(&view));
-    }
+    })?;
     Ok(rows)
 }
 

@@ -1,6 +1,10 @@
 //! [`LeafBatch`]: what a column reader hands over for one batch.
 
+use std::sync::Arc;
+
+use crate::arrow::pool::BufferPool;
 use crate::arrow::{ArrayData, MutableBuffer};
+use crate::error::Result;
 
 /// One leaf column's share of a batch: its level entries, and its non-null
 /// values packed densely (nulls take no slot yet; assembly spreads the values
@@ -23,6 +27,9 @@ pub struct LeafBatch {
     pub count: usize,
     /// When the reader keeps dictionary indices: the dictionary they index.
     pub dictionary: Option<ArrayData>,
+    /// The bytes of values and offsets the last batch took: the next one
+    /// probably needs as much.
+    pub taken: (usize, usize),
 }
 
 impl LeafBatch {
@@ -37,9 +44,25 @@ impl LeafBatch {
         self.dictionary = None;
     }
 
+    /// Clears the batch for the next one, with value buffers from `pool` of
+    /// at least `values` bytes and as large as the last batch's, so that a
+    /// batch like the last is decoded without growing them.
+    pub fn prepare_in(&mut self, pool: &Arc<BufferPool>, values: usize) -> Result<()> {
+        self.clear();
+        if self.values.capacity() == 0 {
+            self.values = MutableBuffer::new_in(pool);
+        }
+        if self.offsets.capacity() == 0 {
+            self.offsets = MutableBuffer::new_in(pool);
+        }
+        self.values.reserve(values.max(self.taken.0))?;
+        self.offsets.reserve(self.taken.1)
+    }
+
     /// Moves the value buffers out (to become Arrow buffers), leaving empty
     /// ones; the levels stay, for the assembly of the leaf's ancestors.
     pub fn take_values(&mut self) -> (MutableBuffer, MutableBuffer) {
+        self.taken = (self.values.len(), self.offsets.len());
         (
             std::mem::take(&mut self.values),
             std::mem::take(&mut self.offsets),

@@ -26,6 +26,7 @@ use super::arrow::nulls::null_array;
 use super::column::{ColumnReader, LeafBatch, LeafSpec, Output};
 use super::file::ParquetFile;
 use super::io::{coalesce, range_buffers, ByteRange, ChunkBytes, ChunkSource};
+use crate::arrow::pool::BufferPool;
 use crate::arrow::{ArrayData, DataType, Field};
 use crate::error::{Error, Result, Status};
 
@@ -102,6 +103,8 @@ pub struct Scan {
     leaves: Vec<usize>,
     specs: Vec<LeafSpec>,
     batches: Vec<LeafBatch>,
+    /// Where the batches' value buffers come from and go back to.
+    pool: Arc<BufferPool>,
     row_groups: Vec<usize>,
     next_row_group: usize,
     skip: u64,
@@ -171,6 +174,7 @@ impl Scan {
         output.check().map_err(|e| location.wrap(e))?;
         Ok(Scan {
             batches: leaves.iter().map(|_| LeafBatch::default()).collect(),
+            pool: BufferPool::new(),
             file,
             output,
             columns,
@@ -395,7 +399,6 @@ impl Scan {
         let location = self.file.location().row_group(*row_group);
         let rows = (*rows_left).min(self.batch_size as u64) as usize;
         for ((reader, batch), spec) in readers.iter_mut().zip(&mut self.batches).zip(&self.specs) {
-            batch.clear();
             // Fixed-width values of a flat column take exactly this much (for
             // the widths of numbers: a FIXED_LEN_BYTE_ARRAY width comes from the
             // file, so its values must be found in pages before memory is sized
@@ -408,7 +411,7 @@ impl Scan {
                 Output::Boolean => rows,
                 Output::Fixed(_) | Output::Bytes => 0,
             };
-            batch.values.reserve(expected)?;
+            batch.prepare_in(&self.pool, expected)?;
             reader.read(rows, batch)?;
         }
         *rows_left -= rows as u64;
