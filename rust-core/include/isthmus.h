@@ -42,7 +42,7 @@ extern "C" {
 
 /* Version of this contract. The Java loader refuses a library whose
  * isthmus_abi_version() differs from the value its bindings were generated with. */
-#define ISTHMUS_ABI_VERSION 4
+#define ISTHMUS_ABI_VERSION 5
 
 /* ---------------------------------------------------------------- status codes */
 
@@ -528,6 +528,24 @@ int32_t isthmus_scan_ranges(isthmus_scan *scan, isthmus_range *ranges, uint32_t 
  * Batches it exported stay valid. Must be called exactly once, after every other call
  * on the scan has returned. */
 void isthmus_scan_close(isthmus_scan *scan);
+
+/* A hold on the memory of a scan's batches. A released batch's value buffers go back to
+ * a pool of the scan, from which its next batches take theirs; the pool frees its memory
+ * only once the scan is closed, every batch released and every hold released. So while a
+ * consumer holds it, the memory of a released batch stays mapped: a view of it that the
+ * consumer cannot invalidate at once (Java's shared arenas, docs/ownership.md) reads
+ * whatever a later batch wrote there, never freed memory. */
+typedef struct isthmus_scan_memory isthmus_scan_memory;
+
+/* Takes a hold on the memory of the scan's batches, past and future; release it with
+ * isthmus_scan_memory_release (any thread, also after isthmus_scan_close).
+ * Errors: INVALID_ARGUMENT (NULL pointers, the scan in use). */
+int32_t isthmus_scan_hold_memory(const isthmus_scan *scan, isthmus_scan_memory **out_memory,
+                                 isthmus_error *error);
+
+/* Releases a hold; NULL is ignored. The last release of the pool (hold, batch or scan)
+ * frees its memory. */
+void isthmus_scan_memory_release(isthmus_scan_memory *memory);
 
 /* ---------------------------------------------------------------- Parquet encoding */
 

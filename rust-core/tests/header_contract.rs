@@ -447,6 +447,7 @@ fn rust_type_to_c(ty: &str) -> String {
         "IsthmusArrowStats" => "isthmus_arrow_stats",
         "IsthmusFile" => "isthmus_file",
         "IsthmusScan" => "isthmus_scan",
+        "IsthmusScanMemory" => "isthmus_scan_memory",
         "IsthmusFileInfo" => "isthmus_file_info",
         "IsthmusRowGroupInfo" => "isthmus_row_group_info",
         "IsthmusColumnInfo" => "isthmus_column_info",

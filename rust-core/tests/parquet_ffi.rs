@@ -233,6 +233,64 @@ fn path_and_footer_modes_decode_the_same_batches() {
     assert_eq!(after.exported_bytes_live, before.exported_bytes_live);
 }
 
+/// A hold keeps the memory of released batches mapped past the scan's close;
+/// releasing it, last, frees everything.
+#[test]
+fn a_memory_hold_outlives_the_scan_and_its_batches() {
+    let _lock = counters();
+    let bytes = file_bytes();
+    let before = isthmus::arrow::buffer::allocated_bytes();
+    let mut e = error();
+    unsafe {
+        let (length, footer) = {
+            let mut length = 0u32;
+            let tail = &bytes[bytes.len() - 8..];
+            assert_eq!(
+                isthmus_footer_length(tail.as_ptr(), 8, bytes.len() as u64, &mut length, &mut e),
+                0
+            );
+            (length, &bytes[bytes.len() - 8 - length as usize..bytes.len() - 8])
+        };
+        assert!(length > 0);
+        let name = CString::new("hold.parquet").unwrap();
+        let mut file = null_mut();
+        assert_eq!(
+            isthmus_file_open_footer(
+                footer.as_ptr(),
+                footer.len() as u64,
+                bytes.len() as u64,
+                name.as_ptr(),
+                &mut file,
+                &mut e
+            ),
+            0,
+            "{}",
+            message(&e)
+        );
+        let mut scan = null_mut();
+        assert_eq!(isthmus_scan_open(file, &options(&[4, 3]), &mut scan, &mut e), 0);
+        isthmus_file_close(file);
+        let mut hold = null_mut();
+        assert_eq!(
+            isthmus_scan_hold_memory(scan, &mut hold, &mut e),
+            0,
+            "{}",
+            message(&e)
+        );
+        assert!(!drain(scan, &bytes).is_empty());
+        isthmus_scan_close(scan);
+        assert!(
+            isthmus::arrow::buffer::allocated_bytes() > before,
+            "the released batches' buffers stay with the held pool"
+        );
+        isthmus_scan_memory_release(hold);
+        isthmus_scan_memory_release(null_mut());
+        assert_eq!(isthmus::arrow::buffer::allocated_bytes(), before);
+        assert_ne!(isthmus_scan_hold_memory(null_mut(), &mut hold, &mut e), 0);
+        assert!(message(&e).contains("scan"), "{}", message(&e));
+    }
+}
+
 #[test]
 fn metadata_points_into_file_owned_memory() {
     let _lock = counters();

@@ -16,7 +16,7 @@ use crate::error::Result;
 
 /// `ISTHMUS_ABI_VERSION`: bump with any change to an export, a struct or the
 /// meaning of a constant.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 
 const VERSION: &CStr =
     match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {

@@ -16,6 +16,7 @@ use super::arrow::{ArrowArray, ArrowSchema};
 use super::{guard, guard_infallible, input_slice, out_param, write_out, IsthmusError};
 use crate::arrow::export::{export, export_array, export_schema};
 use crate::arrow::import::read_schema;
+use crate::arrow::pool::BufferPool;
 use crate::error::{Error, Result};
 use crate::parquet::arrow::leaf_type;
 use crate::parquet::file::ParquetFile;
@@ -625,6 +626,42 @@ pub unsafe extern "C" fn isthmus_scan_schema(
         // SAFETY: checked non-NULL; writable per the caller's contract.
         unsafe { write_out(out_schema, schema) };
         Ok(())
+    })
+}
+
+/// `isthmus_scan_memory`: a hold on the memory of a scan's batches.
+pub struct IsthmusScanMemory {
+    _pool: Arc<BufferPool>,
+}
+
+/// # Safety
+/// `scan` is NULL or a live scan; `out_memory` and `error` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn isthmus_scan_hold_memory(
+    scan: *const IsthmusScan,
+    out_memory: *mut *mut IsthmusScanMemory,
+    error: *mut IsthmusError,
+) -> i32 {
+    guard(error, || {
+        let out_memory = out_param(out_memory, "out_memory")?;
+        // SAFETY: per the caller; scans are allocated mutable (Box::into_raw).
+        let pool = unsafe { with_scan(scan.cast_mut(), |scan| Ok(Arc::clone(scan.pool()))) }?;
+        let memory = Box::into_raw(Box::new(IsthmusScanMemory { _pool: pool }));
+        // SAFETY: checked non-NULL; writable per the caller's contract.
+        unsafe { write_out(out_memory, memory) };
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `memory` is NULL or from `isthmus_scan_hold_memory`, not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn isthmus_scan_memory_release(memory: *mut IsthmusScanMemory) {
+    guard_infallible((), || {
+        if !memory.is_null() {
+            // SAFETY: per the caller: a Box from Box::into_raw, released once.
+            drop(unsafe { Box::from_raw(memory) });
+        }
     })
 }
 

@@ -199,6 +199,12 @@ impl Scan {
         &self.output
     }
 
+    /// The pool the batches' value buffers come from and go back to; holding
+    /// it keeps their memory mapped after the batches are released.
+    pub fn pool(&self) -> &Arc<BufferPool> {
+        &self.pool
+    }
+
     /// The next batch, a request for byte ranges, or the end. After an error
     /// (other than a misuse) the scan only repeats that it failed.
     pub fn next_step(&mut self) -> Result<Step> {

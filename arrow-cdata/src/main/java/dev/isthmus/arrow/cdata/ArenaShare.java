@@ -11,21 +11,33 @@ import java.util.List;
  * outlives the memory it points at, while paying the arena's close (a handshake with every thread
  * of the JVM) once per share instead of once per array.
  *
+ * <p>With {@code releaseAtOnce}, for arrays whose producer keeps their memory mapped after their
+ * release (a held scan pool, docs/ownership.md), each array is released as soon as it is closed
+ * and only the arena waits for the share's end. {@code onEnd} runs after the arena is closed.
+ *
  * <p>Leases are taken by one importing thread; arrays are closed from any thread.
  */
 final class ArenaShare {
     private final Arena arena = Arena.ofShared();
     private final int capacity;
+    private final boolean releaseAtOnce;
+    private final Runnable onEnd;
     private int leased;
     private int returned;
     private boolean sealed;
     private List<Runnable> deferred = new ArrayList<>();
 
     ArenaShare(int capacity) {
+        this(capacity, false, () -> {});
+    }
+
+    ArenaShare(int capacity, boolean releaseAtOnce, Runnable onEnd) {
         if (capacity < 1) {
             throw new IllegalArgumentException("an arena share needs room for at least one array, not " + capacity);
         }
         this.capacity = capacity;
+        this.releaseAtOnce = releaseAtOnce;
+        this.onEnd = onEnd;
     }
 
     Arena arena() {
@@ -42,17 +54,26 @@ final class ArenaShare {
     }
 
     /**
-     * Gives a leased place back with the release of the array that held it, which runs when the
-     * share's last place comes back (possibly now, on this thread).
+     * Gives a leased place back with the release of the array that held it, which runs now with
+     * {@code releaseAtOnce}, otherwise when the share's last place comes back (possibly now, on
+     * this thread).
      */
     void giveBack(Runnable release) {
-        List<Runnable> releases;
-        synchronized (this) {
-            deferred.add(release);
-            returned++;
-            releases = takeIfDone();
+        try {
+            if (releaseAtOnce) {
+                release.run();
+            }
+        } finally {
+            List<Runnable> releases;
+            synchronized (this) {
+                if (!releaseAtOnce) {
+                    deferred.add(release);
+                }
+                returned++;
+                releases = takeIfDone();
+            }
+            finish(releases);
         }
-        finish(releases);
     }
 
     /** No more leases: the share ends as soon as its leased places are back. */
@@ -94,6 +115,15 @@ final class ArenaShare {
                 } else {
                     failure.addSuppressed(e);
                 }
+            }
+        }
+        try {
+            onEnd.run();
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
             }
         }
         if (failure != null) {

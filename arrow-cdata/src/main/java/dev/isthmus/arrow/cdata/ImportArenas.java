@@ -19,22 +19,50 @@ import java.util.function.Consumer;
  * behind an open one, and a closed array read in the meantime returns its old values instead of
  * throwing. Once the memory is freed, reads throw {@link IllegalStateException} as for any import.
  *
+ * <p>{@link #holding} is for a producer whose memory stays mapped after an array's release while
+ * the consumer holds it (a scan's pool, which reuses a released batch's buffers for the next
+ * ones): each array is released as soon as it is closed, so its memory is reused at once, and only
+ * the arenas wait for their runs to end, which can then be long (few handshakes) at no cost in
+ * memory. The hold is released after the last arena has closed. A closed array read before its run
+ * ends then returns whatever the producer has written there since, never freed memory.
+ *
  * <p>Imports take one thread at a time; the arrays may be closed from any thread, in any order.
  * {@link #close()} ends the last run early: it then ends when its arrays are closed.
  */
 public final class ImportArenas implements AutoCloseable {
     /** Runs of this length keep at most a few megabytes of closed batches of a typical scan. */
     public static final int DEFAULT_ARRAYS_PER_ARENA = 8;
+    /** With a held producer pool, closed arrays take no memory: runs only bound the handshakes. */
+    public static final int HELD_ARRAYS_PER_ARENA = 64;
 
     private final int arraysPerArena;
+    /** With a producer's hold: releases at once, and the hold's release after the last arena. */
+    private final Runnable releaseHold;
     private ArenaShare current;
     private boolean closed;
+    /** Runs whose arena has not closed yet, and whether the hold has been released. */
+    private int openRuns;
+    private boolean holdReleased;
 
     public ImportArenas(int arraysPerArena) {
+        this(arraysPerArena, null);
+    }
+
+    private ImportArenas(int arraysPerArena, Runnable releaseHold) {
         if (arraysPerArena < 1) {
             throw new IllegalArgumentException("arraysPerArena must be at least 1, not " + arraysPerArena);
         }
         this.arraysPerArena = arraysPerArena;
+        this.releaseHold = releaseHold;
+    }
+
+    /**
+     * Imports of a producer that keeps released arrays' memory mapped until {@code releaseHold}
+     * runs: arrays are released as soon as they are closed, and {@code releaseHold} runs once,
+     * after this is closed and the last arena with it.
+     */
+    public static ImportArenas holding(int arraysPerArena, Runnable releaseHold) {
+        return new ImportArenas(arraysPerArena, java.util.Objects.requireNonNull(releaseHold));
     }
 
     /** As {@link ImportedArray#receive(MemoryTracker, BiConsumer)}, in the current run's arena. */
@@ -53,21 +81,54 @@ public final class ImportArenas implements AutoCloseable {
         }
         if (current == null || !current.lease()) {
             // A full run ends by itself when its arrays are closed.
-            current = new ArenaShare(arraysPerArena);
+            if (releaseHold == null) {
+                current = new ArenaShare(arraysPerArena);
+            } else {
+                synchronized (this) {
+                    openRuns++;
+                }
+                current = new ArenaShare(arraysPerArena, true, this::runEnded);
+            }
             current.lease();
         }
         return current;
     }
 
+    private void runEnded() {
+        synchronized (this) {
+            openRuns--;
+        }
+        releaseHoldIfDone();
+    }
+
+    private void releaseHoldIfDone() {
+        synchronized (this) {
+            if (releaseHold == null || !closed || openRuns > 0 || holdReleased) {
+                return;
+            }
+            holdReleased = true;
+        }
+        releaseHold.run();
+    }
+
     /** Takes no more imports; arrays already imported stay valid until they are closed. */
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-            if (current != null) {
-                current.seal();
-                current = null;
+        ArenaShare last;
+        synchronized (this) {
+            if (closed) {
+                return;
             }
+            closed = true;
+            last = current;
+            current = null;
+        }
+        try {
+            if (last != null) {
+                last.seal();
+            }
+        } finally {
+            releaseHoldIfDone();
         }
     }
 }

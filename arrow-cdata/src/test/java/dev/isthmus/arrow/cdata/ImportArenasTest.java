@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.table.data.columnar.vector.LongColumnVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,6 +82,49 @@ class ImportArenasTest {
         }
         assertEquals(8, releases(), "closing the arenas ends the last run");
         assertEquals(0, tracker.liveBytes());
+    }
+
+    @Test
+    void withAHeldProducerArraysAreReleasedAtOnceAndTheHoldAfterTheLastArena() {
+        AtomicInteger holdReleases = new AtomicInteger();
+        ImportArenas arenas = ImportArenas.holding(2, holdReleases::incrementAndGet);
+        ImportedArray first = longs(arenas, 1);
+        ImportedArray second = longs(arenas, 2);
+        ImportedArray nextRun = longs(arenas, 3);
+        LongColumnVector firstValues = (LongColumnVector) ArrowVectors.of(first.view());
+
+        first.close();
+        assertEquals(2, releases(), "released when closed, not when its run ends");
+        // The producer keeps the memory mapped, so the open arena's view still reads it.
+        assertEquals(1, firstValues.getLong(0));
+        second.close();
+        assertEquals(4, releases());
+        assertThrows(IllegalStateException.class, () -> firstValues.getLong(0), "the full run's arena closed");
+
+        arenas.close();
+        assertEquals(0, holdReleases.get(), "an arena is still open");
+        assertEquals(3, ((LongColumnVector) ArrowVectors.of(nextRun.view())).getLong(0));
+        nextRun.close();
+        nextRun.close();
+        assertEquals(6, releases());
+        assertEquals(1, holdReleases.get(), "released once, after the last arena closed");
+        assertEquals(0, tracker.liveArrays());
+    }
+
+    @Test
+    void aHeldProducerWithNothingOpenIsReleasedOnCloseOnce() {
+        AtomicInteger holdReleases = new AtomicInteger();
+        ImportArenas empty = ImportArenas.holding(4, holdReleases::incrementAndGet);
+        empty.close();
+        empty.close();
+        assertEquals(1, holdReleases.get());
+
+        ImportArenas used = ImportArenas.holding(4, holdReleases::incrementAndGet);
+        longs(used, 1).close();
+        assertEquals(1, holdReleases.get(), "the run is open until the arenas close");
+        used.close();
+        assertEquals(2, holdReleases.get());
+        assertEquals(2, releases());
     }
 
     @Test

@@ -26,9 +26,10 @@ import org.apache.iceberg.types.Types;
 /**
  * Batches of one file's projected columns, decoded natively. Each {@link ArrowColumnarBatch}
  * owns its native memory and must be closed by whoever consumes it (the Flink source closes it
- * on recycle); batches stay valid after the scan is closed. Consecutive batches share an arena
- * ({@link ImportArenas}): a closed batch's memory is freed once the batches imported with it are
- * closed too. One thread at a time.
+ * on recycle); batches stay valid after the scan is closed. A closed batch's buffers go back to
+ * the library's pool for the scan's next batches at once, while views of it stay readable (the
+ * scan holds the pool's memory) until the batches imported with it in one arena
+ * ({@link ImportArenas#holding}) are closed too. One thread at a time.
  */
 @SuppressWarnings("restricted") // library-owned range buffers are reinterpreted to their stated length
 public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, AutoCloseable {
@@ -37,7 +38,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     private final ArrowField schema;
     private final MemoryTracker tracker;
     private final Arena scratch = Arena.ofShared();
-    private final ImportArenas batchArenas = new ImportArenas(ImportArenas.DEFAULT_ARRAYS_PER_ARENA);
+    private final ImportArenas batchArenas;
     private final MemorySegment error = NativeErrors.allocate(scratch);
     private final MemorySegment state = scratch.allocate(ValueLayout.JAVA_INT);
     private final MemorySegment produced = ArrowArray.allocate(scratch);
@@ -47,11 +48,15 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     private boolean ended;
     private boolean closed;
 
-    private NativeParquetScan(NativeParquetFile file, MemorySegment scan, ArrowField schema, MemoryTracker tracker) {
+    private NativeParquetScan(NativeParquetFile file, MemorySegment scan, MemorySegment memoryHold, ArrowField schema,
+            MemoryTracker tracker) {
         this.file = file;
         this.scan = scan;
         this.schema = schema;
         this.tracker = tracker;
+        // The hold is released once every batch's arena is closed, possibly on another thread.
+        this.batchArenas = ImportArenas.holding(ImportArenas.HELD_ARRAYS_PER_ARENA,
+                () -> isthmus_h.isthmus_scan_memory_release(memoryHold));
     }
 
     static NativeParquetScan open(NativeParquetFile file, ScanOptions options, MemoryTracker tracker) {
@@ -89,7 +94,14 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
                     NativeErrors.check(isthmus_h.isthmus_scan_schema(scan, s, error), error);
                 }
             });
-            return new NativeParquetScan(file, scan, schema, tracker);
+            MemorySegment hold;
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment error = NativeErrors.allocate(arena);
+                MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
+                NativeErrors.check(isthmus_h.isthmus_scan_hold_memory(scan, out, error), error);
+                hold = out.get(ValueLayout.ADDRESS, 0);
+            }
+            return new NativeParquetScan(file, scan, hold, schema, tracker);
         } catch (RuntimeException e) {
             isthmus_h.isthmus_scan_close(scan);
             throw e;
