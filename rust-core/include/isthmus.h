@@ -203,6 +203,10 @@ typedef struct isthmus_arrow_stats {
     int64_t imported_live;
     /* Arrays moved into the library since it was loaded. */
     int64_t imported_total;
+    /* Bytes of Arrow buffers the library has allocated and not freed: those behind live
+     * exports, and those a scan's pool keeps for its next batches (freed with the pool,
+     * see isthmus_scan_hold_memory). Zero when nothing the library built is alive. */
+    int64_t allocated_bytes;
 } isthmus_arrow_stats;
 
 /* Writes the current counters to *out. Errors: INVALID_ARGUMENT (NULL out). */

@@ -22,6 +22,7 @@ fn stats() -> IsthmusArrowStats {
         exported_bytes_live: -1,
         imported_live: -1,
         imported_total: -1,
+        allocated_bytes: -1,
     };
     assert_eq!(
         unsafe { isthmus_arrow_stats_get(&mut out, ptr::null_mut()) },

@@ -406,7 +406,7 @@ fn a_panic_becomes_internal_with_message_and_location() {
         assert!(message(&error).ends_with(": on another thread"));
     });
     other.join().unwrap();
-    assert_eq!(isthmus_abi_version(), 4);
+    assert_eq!(isthmus_abi_version(), isthmus::ffi::library::ABI_VERSION);
 }
 
 #[test]

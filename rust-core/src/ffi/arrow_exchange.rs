@@ -18,6 +18,7 @@ pub struct IsthmusArrowStats {
     pub exported_bytes_live: i64,
     pub imported_live: i64,
     pub imported_total: i64,
+    pub allocated_bytes: i64,
 }
 
 /// # Safety
@@ -36,6 +37,7 @@ pub unsafe extern "C" fn isthmus_arrow_stats_get(
             exported_bytes_live: stats.exported_bytes_live,
             imported_live: stats.imported_live,
             imported_total: stats.imported_total,
+            allocated_bytes: crate::arrow::buffer::allocated_bytes() as i64,
         };
         // SAFETY: checked non-NULL; writable per the caller's contract.
         unsafe { write_out(out, value) };

@@ -119,7 +119,8 @@ fn layout_manifest() -> &'static CStr {
                 exported_total,
                 exported_bytes_live,
                 imported_live,
-                imported_total
+                imported_total,
+                allocated_bytes
             ]
         );
         line!(
@@ -220,8 +221,8 @@ mod tests {
              dictionary@48 release@56 private_data@64\n\
              ArrowArray 80 8 length@0 null_count@8 offset@16 n_buffers@24 n_children@32 buffers@40 \
              children@48 dictionary@56 release@64 private_data@72\n\
-             isthmus_arrow_stats 40 8 exported_live@0 exported_total@8 exported_bytes_live@16 \
-             imported_live@24 imported_total@32\n\
+             isthmus_arrow_stats 48 8 exported_live@0 exported_total@8 exported_bytes_live@16 \
+             imported_live@24 imported_total@32 allocated_bytes@40\n\
              isthmus_file_info 32 8 num_rows@0 file_size@8 num_row_groups@16 num_columns@20 \
              num_fields@24\n\
              isthmus_row_group_info 48 8 num_rows@0 first_row@8 byte_offset@16 byte_length@24 \
@@ -248,6 +249,6 @@ mod tests {
     fn version_is_the_package_version() {
         let version = unsafe { CStr::from_ptr(isthmus_version()) };
         assert_eq!(version.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
-        assert_eq!(isthmus_abi_version(), 4);
+        assert_eq!(isthmus_abi_version(), 5);
     }
 }

@@ -2,7 +2,8 @@ package dev.isthmus.arrow.memory;
 
 /**
  * The check every test that touches Arrow memory ends with: nothing Java allocated is still
- * live, no Java-owned array is unreleased, and the native library holds no array either.
+ * live, no Java-owned array is unreleased, and the native library holds no array and no buffer
+ * memory either (scan pools included).
  */
 public final class LeakCheck {
     private LeakCheck() {}
@@ -22,7 +23,7 @@ public final class LeakCheck {
             }
         }
         NativeArrowStats stats = NativeArrowStats.read();
-        if (stats.exportedLive() != 0 || stats.importedLive() != 0) {
+        if (stats.exportedLive() != 0 || stats.importedLive() != 0 || stats.allocatedBytes() != 0) {
             leaks.append(leaks.isEmpty() ? "" : "\n").append("native library still holds ").append(stats);
         }
         if (!leaks.isEmpty()) {

@@ -7,9 +7,12 @@ import dev.isthmus.ffm.gen.isthmus_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-/** The native library's own count of the Arrow arrays it holds ({@code isthmus_arrow_stats}). */
+/**
+ * The native library's own count of the Arrow arrays it holds ({@code isthmus_arrow_stats}), and
+ * the bytes of Arrow buffers it has allocated (live exports and scan pools).
+ */
 public record NativeArrowStats(long exportedLive, long exportedTotal, long exportedBytesLive, long importedLive,
-        long importedTotal) {
+        long importedTotal, long allocatedBytes) {
 
     public static NativeArrowStats read() {
         NativeLibrary.require();
@@ -19,7 +22,8 @@ public record NativeArrowStats(long exportedLive, long exportedTotal, long expor
             NativeErrors.check(isthmus_h.isthmus_arrow_stats_get(stats, error), error);
             return new NativeArrowStats(isthmus_arrow_stats.exported_live(stats),
                     isthmus_arrow_stats.exported_total(stats), isthmus_arrow_stats.exported_bytes_live(stats),
-                    isthmus_arrow_stats.imported_live(stats), isthmus_arrow_stats.imported_total(stats));
+                    isthmus_arrow_stats.imported_live(stats), isthmus_arrow_stats.imported_total(stats),
+                    isthmus_arrow_stats.allocated_bytes(stats));
         }
     }
 }

@@ -51,13 +51,15 @@ final class NativeReaderMetrics {
     /**
      * Registers the metrics under {@code parent}. The memory gauges are JVM-wide: decoded Arrow
      * batches not yet released (columnar rows hold theirs until Flink recycles them; binary rows
-     * release theirs once transposed), and the bytes of every Arrow array the library has
-     * exported and Java not yet released.
+     * release theirs once transposed), the bytes of every Arrow array the library has exported and
+     * Java not yet released, and all the Arrow buffer memory the library holds (those arrays, and
+     * what the scans' pools keep for their next batches).
      */
     static NativeReaderMetrics register(MetricGroup parent, MemoryTracker tracker) {
         MetricGroup group = parent.addGroup(GROUP);
         group.gauge("liveBatches", (Gauge<Long>) tracker::liveArrays);
         group.gauge("liveNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().exportedBytesLive());
+        group.gauge("allocatedNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().allocatedBytes());
         return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"),
                 group.counter("binaryBatches"), group.counter("bytesRead"),
                 group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),

@@ -285,6 +285,7 @@ class NativeIcebergSourceTest {
         assertEquals(format == RowFormat.BINARY ? sum(metrics, "batches") : 0, sum(metrics, "binaryBatches"));
         assertTrue(sum(metrics, "bytesRead") > 0 && sum(metrics, "decodeNanos") > 0);
         assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.liveNativeBytes")));
+        assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.allocatedNativeBytes")));
     }
 
     private static long sum(Map<String, Metric> metrics, String name) {
