@@ -16,12 +16,13 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
  * Every record is the same {@link BinaryRowData} pointed at the next row, with Iceberg's position
  * after it, counted as {@link ArrowBatchRecords} counts them.
  *
- * <p>The rows are transposed as they are emitted, {@value #CHUNK} at a time, on the task thread,
- * into one small heap array: the fetcher thread has decoded the batch, and leaving the transpose
- * to the task thread splits a read's work between the two threads Flink runs per reader (on the
- * fetcher, the transpose made that thread the bottleneck); a chunk's rows stay in the core's cache
- * while every column writes its slots into them and while Flink copies them downstream. The
- * batch's Arrow memory is released once its last chunk is transposed.
+ * <p>The rows are either transposed already ({@link #transposed}: the fetcher thread transposes
+ * every other batch, see {@link NativeTaskReader}) or transposed as they are emitted,
+ * {@value #CHUNK} at a time, on the task thread, into one small heap array: splitting the
+ * transposes between the two threads Flink runs per reader keeps either from waiting on the
+ * other, and a chunk's rows stay in the core's cache while every column writes its slots into
+ * them and while Flink copies them downstream. The batch's Arrow memory is released once its last
+ * chunk is transposed.
  *
  * <p>Rows must not be kept past the emit: the next chunk overwrites them (downstream operators
  * copy them without object reuse, one array copy each). {@link #recycle()} gives the array back
@@ -50,19 +51,35 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
     private int next;
 
     /**
+     * {@code rows}, taken from {@code buffers} and already transposed (by the fetcher thread, the
+     * batch they came from already released): the records of file {@code fileOffset} after its
+     * first {@code firstRecordOffset}.
+     */
+    static BinaryRowRecords transposed(String splitId, BinaryRows rows, BinaryRowBuffers buffers, int fileOffset,
+            long firstRecordOffset) {
+        BinaryRowRecords records = new BinaryRowRecords(splitId, null, null, null, rows.count(), null, buffers,
+                fileOffset, firstRecordOffset);
+        records.rows = rows;
+        records.transposed = rows.count();
+        return records;
+    }
+
+    /**
      * Rows {@code selection[0..count)} of {@code columns} (rows {@code 0..count)} when the selection
      * is {@code null}), which read {@code batch}: the records of file {@code fileOffset} after its
-     * first {@code firstRecordOffset}. {@code transposer} must be used by one thread at a time: the
-     * task thread that emits these records.
+     * first {@code firstRecordOffset}, transposed as they are emitted. {@code transposer} must be
+     * used by one thread at a time: the task thread that emits these records. {@code batch} and
+     * {@code transposer} are {@code null} for rows transposed already ({@link #transposed}).
      */
-    BinaryRowRecords(String splitId, ArrowColumnarBatch batch, ColumnVector[] columns, int[] selection, int count,
-            BinaryRowTransposer transposer, BinaryRowBuffers buffers, int fileOffset, long firstRecordOffset) {
+    BinaryRowRecords(String splitId, ArrowColumnarBatch batch, ColumnVector[] columns, int[] selection,
+            int count, BinaryRowTransposer transposer, BinaryRowBuffers buffers, int fileOffset,
+            long firstRecordOffset) {
         this.nextSplit = splitId;
-        this.release = BatchCleaner.register(this, batch);
+        this.release = batch == null ? () -> {} : BatchCleaner.register(this, batch);
         this.columns = columns;
         this.selection = selection;
         this.count = count;
-        this.chunkRows = new int[Math.min(count, CHUNK)];
+        this.chunkRows = new int[transposer == null ? 0 : Math.min(count, CHUNK)];
         this.transposer = transposer;
         this.buffers = buffers;
         this.row = new BinaryRowData(buffers.rowType().getFieldCount());

@@ -283,7 +283,7 @@ final class NativeTaskReader implements TaskReader {
             BinaryRows transposed = binaryRows.take();
             fetcherTransposer.transpose(columns.columns, selection, take, transposed);
             batch.close();
-            records = new TransposedRowRecords(splitId, transposed, binaryRows, fileOffset, first);
+            records = BinaryRowRecords.transposed(splitId, transposed, binaryRows, fileOffset, first);
         } else {
             records = new BinaryRowRecords(splitId, batch, columns.columns, selection, take, transposer, binaryRows,
                     fileOffset, first);
