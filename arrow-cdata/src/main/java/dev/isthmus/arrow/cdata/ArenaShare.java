@@ -5,15 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One shared arena leased to up to {@code capacity} imported arrays. An array's release is
- * deferred until every array of the share has been closed; then the arena closes, invalidating
- * every segment at once, and all of them are released. This keeps the guarantee that no segment ever
- * outlives the memory it points at, while paying the arena's close (a handshake with every thread
- * of the JVM) once per share instead of once per array.
+ * One shared arena leased to up to {@code capacity} imported arrays; it closes, invalidating every
+ * segment at once, when every leased place has been given back (and the share is full or sealed),
+ * so its close (a handshake with every thread of the JVM) is paid once per share. Then
+ * {@code onEnd} runs.
  *
- * <p>With {@code releaseAtOnce}, for arrays whose producer keeps their memory mapped after their
- * release (a held scan pool, docs/ownership.md), each array is released as soon as it is closed
- * and only the arena waits for the share's end. {@code onEnd} runs after the arena is closed.
+ * <p>An array's release normally runs after the arena is closed, which keeps the guarantee that
+ * no segment ever outlives the memory it points at (an array imported on its own: a share of one).
+ * With {@code releaseAtOnce}, for arrays whose producer keeps their memory mapped after their
+ * release while the consumer holds it ({@link ImportArenas}), each array is released as soon as it
+ * is closed and only the arena waits for the share's end.
  *
  * <p>Leases are taken by one importing thread; arrays are closed from any thread.
  */

@@ -17,10 +17,10 @@ import java.util.function.Consumer;
  *
  * <p>{@link #close()} closes the arena every view's segments belong to and then calls the
  * producer's release callbacks, so reading after close throws {@link IllegalStateException}
- * rather than touching freed memory, even on a thread racing with the close. Closing twice does nothing. Arrays imported through
- * {@link ImportArenas} share an arena with the arrays imported next to them: their release waits
- * until all of those are closed too, and until then a closed array still reads its old values.
- * See docs/ownership.md.
+ * rather than touching freed memory, even on a thread racing with the close. Closing twice does
+ * nothing. Arrays imported through {@link ImportArenas} are released when closed but share an
+ * arena with the arrays imported next to them, which closes when all of those are closed too; the
+ * producer keeps their memory mapped until then. See docs/ownership.md.
  */
 public final class ImportedArray implements AutoCloseable {
     private final ArenaShare share;

@@ -70,11 +70,7 @@ public final class MemoryTracker implements AutoCloseable {
         }
     }
 
-    /**
-     * Records that such an array has been closed by its owner. An array imported through
-     * {@code ImportArenas} frees its memory later, with the rest of its run: until then its bytes
-     * stay in {@link #liveBytes()} while it no longer counts in {@link #liveArrays()}.
-     */
+    /** Records that such an array has been closed by its owner. */
     public void arrayClosed() {
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveArrays.decrementAndGet();

@@ -20,13 +20,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Runs of imports sharing an arena: releases deferred to the run's end, exactly once, from any thread. */
+/**
+ * Runs of imports sharing an arena, from a producer that holds their memory: each array released
+ * once when closed, the arena closed when its run ends, the hold released once after the last arena.
+ */
 @ExtendWith(dev.isthmus.arrow.LeakCheckExtension.class)
 class ImportArenasTest {
     private Arena producerMemory;
     private HandMadeArrays producer;
     private MemoryTracker tracker;
     private int releasedBefore;
+    private final AtomicInteger holdReleases = new AtomicInteger();
 
     @BeforeEach
     void setUp() {
@@ -56,38 +60,13 @@ class ImportArenasTest {
         });
     }
 
-    @Test
-    void aRunIsReleasedWhenItsLastArrayIsClosedAndThenReadsThrow() {
-        try (ImportArenas arenas = new ImportArenas(3)) {
-            ImportedArray first = longs(arenas, 1);
-            ImportedArray second = longs(arenas, 2);
-            ImportedArray third = longs(arenas, 3);
-            ImportedArray nextRun = longs(arenas, 4);
-            LongColumnVector firstValues = (LongColumnVector) ArrowVectors.of(first.view());
-
-            first.close();
-            third.close();
-            // Closed, but its run is not over: the memory is still there, and still the same.
-            assertEquals(0, releases());
-            assertEquals(1, firstValues.getLong(0));
-            assertEquals(2, tracker.liveArrays());
-
-            second.close();
-            assertEquals(6, releases(), "three arrays and their schemas, each released once");
-            assertThrows(IllegalStateException.class, () -> firstValues.getLong(0));
-            assertEquals(4, ((LongColumnVector) ArrowVectors.of(nextRun.view())).getLong(0));
-
-            nextRun.close();
-            assertEquals(6, releases(), "the second run is not full, and the arenas are open");
-        }
-        assertEquals(8, releases(), "closing the arenas ends the last run");
-        assertEquals(0, tracker.liveBytes());
+    private ImportArenas arenas(int arraysPerArena) {
+        return new ImportArenas(arraysPerArena, holdReleases::incrementAndGet);
     }
 
     @Test
-    void withAHeldProducerArraysAreReleasedAtOnceAndTheHoldAfterTheLastArena() {
-        AtomicInteger holdReleases = new AtomicInteger();
-        ImportArenas arenas = ImportArenas.holding(2, holdReleases::incrementAndGet);
+    void arraysAreReleasedAtOnceTheirRunsArenaWhenItEndsAndTheHoldAfterTheLastArena() {
+        ImportArenas arenas = arenas(2);
         ImportedArray first = longs(arenas, 1);
         ImportedArray second = longs(arenas, 2);
         ImportedArray nextRun = longs(arenas, 3);
@@ -95,6 +74,7 @@ class ImportArenasTest {
 
         first.close();
         assertEquals(2, releases(), "released when closed, not when its run ends");
+        assertEquals(2, tracker.liveArrays());
         // The producer keeps the memory mapped, so the open arena's view still reads it.
         assertEquals(1, firstValues.getLong(0));
         second.close();
@@ -109,17 +89,45 @@ class ImportArenasTest {
         assertEquals(6, releases());
         assertEquals(1, holdReleases.get(), "released once, after the last arena closed");
         assertEquals(0, tracker.liveArrays());
+        assertEquals(0, tracker.liveBytes());
     }
 
     @Test
-    void aHeldProducerWithNothingOpenIsReleasedOnCloseOnce() {
-        AtomicInteger holdReleases = new AtomicInteger();
-        ImportArenas empty = ImportArenas.holding(4, holdReleases::incrementAndGet);
+    void viewsAreInvalidBeforeTheHoldIsReleased() {
+        List<String> seenAtRelease = new ArrayList<>();
+        List<LongColumnVector> views = new ArrayList<>();
+        ImportArenas arenas = new ImportArenas(2, () -> {
+            for (LongColumnVector values : views) {
+                try {
+                    seenAtRelease.add("read " + values.getLong(0));
+                } catch (IllegalStateException e) {
+                    seenAtRelease.add("closed");
+                }
+            }
+        });
+        ImportedArray first = longs(arenas, 1);
+        ImportedArray second = longs(arenas, 2);
+        ImportedArray third = longs(arenas, 3);
+        for (ImportedArray array : List.of(first, second, third)) {
+            views.add((LongColumnVector) ArrowVectors.of(array.view()));
+        }
+        arenas.close();
+        first.close();
+        second.close();
+        third.close();
+        // A reader racing with the producer's free can never reach freed memory: every arena is closed first.
+        assertEquals(List.of("closed", "closed", "closed"), seenAtRelease);
+        assertEquals(6, releases());
+    }
+
+    @Test
+    void aProducerWithNothingOpenIsReleasedOnCloseOnce() {
+        ImportArenas empty = arenas(4);
         empty.close();
         empty.close();
         assertEquals(1, holdReleases.get());
 
-        ImportArenas used = ImportArenas.holding(4, holdReleases::incrementAndGet);
+        ImportArenas used = arenas(4);
         longs(used, 1).close();
         assertEquals(1, holdReleases.get(), "the run is open until the arenas close");
         used.close();
@@ -128,49 +136,24 @@ class ImportArenasTest {
     }
 
     @Test
-    void viewsAreInvalidBeforeTheirMemoryIsReleased() {
-        List<String> seenAtRelease = new ArrayList<>();
-        try (ImportArenas arenas = new ImportArenas(2)) {
-            ImportedArray first = longs(arenas, 1);
-            ImportedArray second = longs(arenas, 2);
-            LongColumnVector firstValues = (LongColumnVector) ArrowVectors.of(first.view());
-            LongColumnVector secondValues = (LongColumnVector) ArrowVectors.of(second.view());
-            HandMadeArrays.onArrayRelease = () -> {
-                for (LongColumnVector values : List.of(firstValues, secondValues)) {
-                    try {
-                        seenAtRelease.add("read " + values.getLong(0));
-                    } catch (IllegalStateException e) {
-                        seenAtRelease.add("closed");
-                    }
-                }
-            };
-            first.close();
-            second.close();
-        } finally {
-            HandMadeArrays.onArrayRelease = () -> {};
-        }
-        // A reader racing with the release can never reach freed memory: the arena is closed first.
-        assertEquals(List.of("closed", "closed", "closed", "closed"), seenAtRelease);
-        assertEquals(4, releases());
-    }
-
-    @Test
     void closingTheArenasLeavesOpenArraysReadableUntilTheyAreClosed() {
         ImportedArray open;
-        try (ImportArenas arenas = new ImportArenas(8)) {
+        try (ImportArenas arenas = arenas(8)) {
             longs(arenas, 1).close();
             open = longs(arenas, 7);
         }
-        assertEquals(0, releases());
+        assertEquals(2, releases());
         assertEquals(7, ((LongColumnVector) ArrowVectors.of(open.view())).getLong(0));
+        assertEquals(0, holdReleases.get());
         open.close();
         open.close();
         assertEquals(4, releases());
+        assertEquals(1, holdReleases.get());
     }
 
     @Test
     void importsAfterCloseAreRefusedAndAFailedImportGivesItsPlaceBack() {
-        ImportArenas arenas = new ImportArenas(2);
+        ImportArenas arenas = arenas(2);
         assertThrows(IllegalStateException.class, () -> arenas.receive(tracker, (array, schema) -> {
             throw new IllegalStateException("the native call failed");
         }));
@@ -179,14 +162,15 @@ class ImportArenasTest {
         survivor.close();
         assertEquals(2, releases());
         arenas.close();
+        assertEquals(1, holdReleases.get(), "no run is left open");
         assertThrows(IllegalStateException.class, () -> longs(arenas, 6));
     }
 
     @Test
     void arraysClosedOnOtherThreadsAreEachReleasedOnce() throws Exception {
-        int count = 64;
+        int count = 200;
         List<ImportedArray> arrays = new ArrayList<>();
-        try (ImportArenas arenas = new ImportArenas(ImportArenas.DEFAULT_ARRAYS_PER_ARENA)) {
+        try (ImportArenas arenas = arenas(ImportArenas.DEFAULT_ARRAYS_PER_ARENA)) {
             for (int i = 0; i < count; i++) {
                 arrays.add(longs(arenas, i));
             }
@@ -206,5 +190,6 @@ class ImportArenasTest {
         }
         assertEquals(2 * count, releases());
         assertEquals(0, tracker.liveArrays());
+        assertEquals(1, holdReleases.get());
     }
 }

@@ -29,7 +29,7 @@ import org.apache.iceberg.types.Types;
  * on recycle); batches stay valid after the scan is closed. A closed batch's buffers go back to
  * the library's pool for the scan's next batches at once, while views of it stay readable (the
  * scan holds the pool's memory) until the batches imported with it in one arena
- * ({@link ImportArenas#holding}) are closed too. One thread at a time.
+ * ({@link ImportArenas}) are closed too. One thread at a time.
  */
 @SuppressWarnings("restricted") // library-owned range buffers are reinterpreted to their stated length
 public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, AutoCloseable {
@@ -55,7 +55,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
         this.schema = schema;
         this.tracker = tracker;
         // The hold is released once every batch's arena is closed, possibly on another thread.
-        this.batchArenas = ImportArenas.holding(ImportArenas.HELD_ARRAYS_PER_ARENA,
+        this.batchArenas = new ImportArenas(ImportArenas.DEFAULT_ARRAYS_PER_ARENA,
                 () -> isthmus_h.isthmus_scan_memory_release(memoryHold));
     }
 
