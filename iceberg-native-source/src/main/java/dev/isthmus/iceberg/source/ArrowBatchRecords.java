@@ -2,8 +2,6 @@ package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import java.lang.ref.Cleaner;
-import java.util.Set;
-import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
@@ -25,25 +23,19 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
  * fails; a cleaner releases a batch that becomes unreachable without having been recycled, so a
  * failover does not leak the decoder's memory.
  */
-final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<RowData>> {
+final class ArrowBatchRecords extends SplitRecords {
     private final Cleaner.Cleanable release;
     private final ColumnarRowData row;
-    private final RecordAndPosition<RowData> position = new RecordAndPosition<>();
     private final int[] selection;
-    private final int fileOffset;
-    private final long firstRecordOffset;
     private final int rows;
-    private String nextSplit;
     private int next;
 
     private ArrowBatchRecords(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns, int[] selection,
             int rows, int fileOffset, long firstRecordOffset) {
-        this.nextSplit = splitId;
+        super(splitId, fileOffset, firstRecordOffset);
         this.release = BatchCleaner.register(this, batch);
         this.selection = selection;
         this.rows = rows;
-        this.fileOffset = fileOffset;
-        this.firstRecordOffset = firstRecordOffset;
         this.row = new ColumnarRowData(columns);
     }
 
@@ -59,26 +51,13 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RecordAndPosition<R
     }
 
     @Override
-    public String nextSplit() {
-        String s = nextSplit;
-        nextSplit = null;
-        return s;
-    }
-
-    @Override
     public RecordAndPosition<RowData> nextRecordFromSplit() {
         if (next >= rows) {
             return null;
         }
         row.setRowId(selection == null ? next : selection[next]);
         next++;
-        position.set(row, fileOffset, firstRecordOffset + next);
-        return position;
-    }
-
-    @Override
-    public Set<String> finishedSplits() {
-        return Set.of();
+        return record(row, next);
     }
 
     @Override

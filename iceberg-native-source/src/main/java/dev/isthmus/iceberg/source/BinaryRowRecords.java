@@ -4,8 +4,6 @@ import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.vector.BinaryRowTransposer;
 import dev.isthmus.arrow.vector.BinaryRows;
 import java.lang.ref.Cleaner;
-import java.util.Set;
-import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
@@ -29,7 +27,7 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
  * for a later batch. Records Flink drops without recycling (a failed or cancelled reader) release
  * their batch through a cleaner, as {@link ArrowBatchRecords} do.
  */
-final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<RowData>> {
+final class BinaryRowRecords extends SplitRecords {
     /** Rows per transpose: about 150 KB of typical rows, which stay in a core's L2 cache. */
     static final int CHUNK = 1024;
 
@@ -41,11 +39,7 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
     private final int count;
     private final int[] chunkRows;
     private final BinaryRowData row;
-    private final RecordAndPosition<RowData> position = new RecordAndPosition<>();
-    private final int fileOffset;
-    private final long firstRecordOffset;
     private BinaryRows rows;
-    private String nextSplit;
     /** Rows of the batch transposed so far, and the next row to emit of the current chunk. */
     private int transposed;
     private int next;
@@ -74,7 +68,7 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
     BinaryRowRecords(String splitId, ArrowColumnarBatch batch, ColumnVector[] columns, int[] selection,
             int count, BinaryRowTransposer transposer, BinaryRowBuffers buffers, int fileOffset,
             long firstRecordOffset) {
-        this.nextSplit = splitId;
+        super(splitId, fileOffset, firstRecordOffset);
         this.release = batch == null ? () -> {} : BatchCleaner.register(this, batch);
         this.columns = columns;
         this.selection = selection;
@@ -83,15 +77,6 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
         this.transposer = transposer;
         this.buffers = buffers;
         this.row = new BinaryRowData(buffers.rowType().getFieldCount());
-        this.fileOffset = fileOffset;
-        this.firstRecordOffset = firstRecordOffset;
-    }
-
-    @Override
-    public String nextSplit() {
-        String s = nextSplit;
-        nextSplit = null;
-        return s;
     }
 
     @Override
@@ -104,8 +89,7 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
         }
         rows.pointTo(row, next);
         next++;
-        position.set(row, fileOffset, firstRecordOffset + transposed - rows.count() + next);
-        return position;
+        return record(row, transposed - rows.count() + next);
     }
 
     private void transposeNextChunk() {
@@ -127,11 +111,6 @@ final class BinaryRowRecords implements RecordsWithSplitIds<RecordAndPosition<Ro
         if (transposed == count) {
             release.clean();
         }
-    }
-
-    @Override
-    public Set<String> finishedSplits() {
-        return Set.of();
     }
 
     @Override
