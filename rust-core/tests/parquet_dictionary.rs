@@ -16,7 +16,7 @@ use isthmus::error::Status;
 use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
 use isthmus::ffi::parquet::*;
 use isthmus::parquet::format::{LogicalType, PhysicalType, Repetition, SchemaElement};
-use parquet_support::ffi::{error, message, stats};
+use parquet_support::ffi::{error, message, open_footer, stats};
 use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values};
 use parquet_support::Rng;
 
@@ -122,31 +122,8 @@ struct File {
 
 impl File {
     fn open(bytes: &[u8]) -> File {
-        let mut e = error();
-        let mut length = 0u32;
-        let tail = &bytes[bytes.len() - 8..];
-        unsafe {
-            assert_eq!(
-                isthmus_footer_length(tail.as_ptr(), 8, bytes.len() as u64, &mut length, &mut e),
-                0
-            );
-            let footer = &bytes[bytes.len() - 8 - length as usize..bytes.len() - 8];
-            let name = c"dict.parquet";
-            let mut handle = null_mut();
-            assert_eq!(
-                isthmus_file_open_footer(
-                    footer.as_ptr(),
-                    footer.len() as u64,
-                    bytes.len() as u64,
-                    name.as_ptr(),
-                    &mut handle,
-                    &mut e
-                ),
-                0,
-                "{}",
-                message(&e)
-            );
-            File { handle }
+        File {
+            handle: open_footer(bytes, c"dict.parquet"),
         }
     }
 
@@ -391,59 +368,39 @@ fn bad_arguments_are_refused() {
     let mut e = error();
     let mut array = MaybeUninit::<ArrowArray>::zeroed();
     let mut schema = MaybeUninit::<ArrowSchema>::zeroed();
-    unsafe {
-        assert_eq!(
-            isthmus_file_dictionary(
-                null(),
-                0,
-                0,
-                null(),
-                0,
-                array.as_mut_ptr(),
-                schema.as_mut_ptr(),
-                &mut e
-            ),
-            invalid
-        );
-        assert_eq!(
-            isthmus_file_dictionary(
-                file.handle,
-                0,
-                0,
-                null(),
-                5,
-                array.as_mut_ptr(),
-                schema.as_mut_ptr(),
-                &mut e
-            ),
-            invalid
-        );
-        assert_eq!(
-            isthmus_file_dictionary(
-                file.handle,
-                0,
-                0,
-                bytes.as_ptr(),
-                4,
-                null_mut(),
-                schema.as_mut_ptr(),
-                &mut e
-            ),
-            invalid
-        );
-        assert_eq!(
-            isthmus_file_dictionary(
-                file.handle,
-                0,
-                0,
-                bytes.as_ptr(),
-                4,
-                array.as_mut_ptr(),
-                null_mut(),
-                &mut e
-            ),
-            invalid
-        );
+    let (array, schema) = (array.as_mut_ptr(), schema.as_mut_ptr());
+    let cases = [
+        ("no file", null(), null(), 0, array, schema),
+        (
+            "NULL bytes of length 5",
+            file.handle.cast_const(),
+            null(),
+            5,
+            array,
+            schema,
+        ),
+        (
+            "no out_array",
+            file.handle.cast_const(),
+            bytes.as_ptr(),
+            4,
+            null_mut(),
+            schema,
+        ),
+        (
+            "no out_schema",
+            file.handle.cast_const(),
+            bytes.as_ptr(),
+            4,
+            array,
+            null_mut(),
+        ),
+    ];
+    for (what, handle, data, length, out_array, out_schema) in cases {
+        let status = unsafe {
+            isthmus_file_dictionary(handle, 0, 0, data, length, out_array, out_schema, &mut e)
+        };
+        assert_eq!(status, invalid, "{what}");
     }
 }
 

@@ -17,7 +17,7 @@ use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
 use isthmus::ffi::arrow_exchange::isthmus_arrow_checksum;
 use isthmus::ffi::parquet::*;
 use isthmus::parquet::format::{LogicalType, PhysicalType, Repetition, SchemaElement};
-use parquet_support::ffi::{error, message, stats};
+use parquet_support::ffi::{error, message, open_footer, stats};
 use parquet_support::scan::temp_path;
 use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values};
 
@@ -177,28 +177,7 @@ fn path_and_footer_modes_decode_the_same_batches() {
             "{}",
             message(&e)
         );
-        let mut length = 0u32;
-        let tail = &bytes[bytes.len() - 8..];
-        assert_eq!(
-            isthmus_footer_length(tail.as_ptr(), 8, bytes.len() as u64, &mut length, &mut e),
-            0
-        );
-        let footer = &bytes[bytes.len() - 8 - length as usize..bytes.len() - 8];
-        let name = CString::new("s3://bucket/ffi.parquet").unwrap();
-        let mut remote = null_mut();
-        assert_eq!(
-            isthmus_file_open_footer(
-                footer.as_ptr(),
-                footer.len() as u64,
-                bytes.len() as u64,
-                name.as_ptr(),
-                &mut remote,
-                &mut e
-            ),
-            0,
-            "{}",
-            message(&e)
-        );
+        let remote = open_footer(&bytes, c"s3://bucket/ffi.parquet");
         let ids = [4, 3];
         let mut results = Vec::new();
         for file in [local, remote] {
@@ -242,33 +221,12 @@ fn a_memory_hold_outlives_the_scan_and_its_batches() {
     let before = isthmus::arrow::buffer::allocated_bytes();
     let mut e = error();
     unsafe {
-        let (length, footer) = {
-            let mut length = 0u32;
-            let tail = &bytes[bytes.len() - 8..];
-            assert_eq!(
-                isthmus_footer_length(tail.as_ptr(), 8, bytes.len() as u64, &mut length, &mut e),
-                0
-            );
-            (length, &bytes[bytes.len() - 8 - length as usize..bytes.len() - 8])
-        };
-        assert!(length > 0);
-        let name = CString::new("hold.parquet").unwrap();
-        let mut file = null_mut();
-        assert_eq!(
-            isthmus_file_open_footer(
-                footer.as_ptr(),
-                footer.len() as u64,
-                bytes.len() as u64,
-                name.as_ptr(),
-                &mut file,
-                &mut e
-            ),
-            0,
-            "{}",
-            message(&e)
-        );
+        let file = open_footer(&bytes, c"hold.parquet");
         let mut scan = null_mut();
-        assert_eq!(isthmus_scan_open(file, &options(&[4, 3]), &mut scan, &mut e), 0);
+        assert_eq!(
+            isthmus_scan_open(file, &options(&[4, 3]), &mut scan, &mut e),
+            0
+        );
         isthmus_file_close(file);
         let mut hold = null_mut();
         assert_eq!(

@@ -44,4 +44,26 @@ public final class NativeRoundTrip {
             }));
         }
     }
+
+    /**
+     * The rows as a Java-built batch imported straight back with the struct sliced to rows
+     * {@code [offset, offset + length)}: the struct's offset must carry into every column.
+     */
+    public static ArrowColumnarBatch sliced(List<? extends RowData> rows, RowType type, int offset, int length,
+            MemoryTracker tracker) {
+        FinishedArray finished = build(rows, type, tracker);
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment array = ArrowArray.allocate(call);
+            MemorySegment schema = ArrowSchema.allocate(call);
+            ArrowExporter.export(finished, array, schema);
+            ArrowArray.offset(array, offset);
+            ArrowArray.length(array, length);
+            return new ArrowColumnarBatch(ImportedArray.receive(tracker, (outArray, outSchema) -> {
+                MemorySegment.copy(array, 0, outArray, 0, ArrowArray.sizeof());
+                ArrowArray.release(array, MemorySegment.NULL);
+                MemorySegment.copy(schema, 0, outSchema, 0, ArrowSchema.sizeof());
+                ArrowSchema.release(schema, MemorySegment.NULL);
+            }));
+        }
+    }
 }

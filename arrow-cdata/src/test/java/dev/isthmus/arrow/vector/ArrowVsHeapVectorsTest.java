@@ -6,13 +6,6 @@ import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.NativeRoundTrip;
 import dev.isthmus.arrow.RandomRows;
-import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.cdata.ArrowExporter;
-import dev.isthmus.arrow.cdata.ImportedArray;
-import dev.isthmus.ffm.gen.ArrowArray;
-import dev.isthmus.ffm.gen.ArrowSchema;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import java.util.List;
 import org.apache.flink.table.data.GenericRowData;
@@ -112,21 +105,8 @@ class ArrowVsHeapVectorsTest {
     @Test
     void slicedBatchesOfEveryTypeReadOnlyTheirSlice() {
         List<GenericRowData> rows = new RandomRows(11, 0.2).rows(RandomRows.EVERY_TYPE, 300);
-        FinishedArray finished = NativeRoundTrip.build(rows, RandomRows.EVERY_TYPE, tracker);
-        try (Arena call = Arena.ofConfined()) {
-            MemorySegment array = ArrowArray.allocate(call);
-            MemorySegment schema = ArrowSchema.allocate(call);
-            ArrowExporter.export(finished, array, schema);
-            ArrowArray.offset(array, 37);
-            ArrowArray.length(array, 200);
-            try (ArrowColumnarBatch sliced = new ArrowColumnarBatch(ImportedArray.receive(tracker, (outArray, outSchema) -> {
-                MemorySegment.copy(array, 0, outArray, 0, ArrowArray.sizeof());
-                ArrowArray.release(array, MemorySegment.NULL);
-                MemorySegment.copy(schema, 0, outSchema, 0, ArrowSchema.sizeof());
-                ArrowSchema.release(schema, MemorySegment.NULL);
-            }))) {
-                assertSameRows(rows.subList(37, 237), sliced.batch(), RandomRows.EVERY_TYPE, "sliced batch");
-            }
+        try (ArrowColumnarBatch sliced = NativeRoundTrip.sliced(rows, RandomRows.EVERY_TYPE, 37, 200, tracker)) {
+            assertSameRows(rows.subList(37, 237), sliced.batch(), RandomRows.EVERY_TYPE, "sliced batch");
         }
     }
 

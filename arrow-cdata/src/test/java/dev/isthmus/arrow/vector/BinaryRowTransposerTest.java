@@ -9,17 +9,10 @@ import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.NativeRoundTrip;
 import dev.isthmus.arrow.RandomRows;
-import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.cdata.ArrowExporter;
-import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.ffm.gen.ArrowArray;
-import dev.isthmus.ffm.gen.ArrowSchema;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -217,24 +210,11 @@ class BinaryRowTransposerTest {
     @Test
     void slicedBatchesTransposeOnlyTheirSlice() {
         List<GenericRowData> rows = new RandomRows(7, 0.2).rows(FLAT, 300);
-        FinishedArray finished = NativeRoundTrip.build(rows, FLAT, tracker);
-        try (Arena call = Arena.ofConfined()) {
-            MemorySegment array = ArrowArray.allocate(call);
-            MemorySegment schema = ArrowSchema.allocate(call);
-            ArrowExporter.export(finished, array, schema);
-            ArrowArray.offset(array, 37);
-            ArrowArray.length(array, 200);
-            try (ArrowColumnarBatch sliced = new ArrowColumnarBatch(ImportedArray.receive(tracker, (outArray, outSchema) -> {
-                MemorySegment.copy(array, 0, outArray, 0, ArrowArray.sizeof());
-                ArrowArray.release(array, MemorySegment.NULL);
-                MemorySegment.copy(schema, 0, outSchema, 0, ArrowSchema.sizeof());
-                ArrowSchema.release(schema, MemorySegment.NULL);
-            }))) {
-                assertTransposedAsFlink(sliced.batch(), null, 200, rows.subList(37, 237), FLAT, new BinaryRows(),
-                        "sliced batch");
-                assertTransposedAsFlink(sliced.batch(), new int[] {199, 0, 57}, 3, rows.subList(37, 237), FLAT,
-                        new BinaryRows(), "sliced batch, selected");
-            }
+        try (ArrowColumnarBatch sliced = NativeRoundTrip.sliced(rows, FLAT, 37, 200, tracker)) {
+            assertTransposedAsFlink(sliced.batch(), null, 200, rows.subList(37, 237), FLAT, new BinaryRows(),
+                    "sliced batch");
+            assertTransposedAsFlink(sliced.batch(), new int[] {199, 0, 57}, 3, rows.subList(37, 237), FLAT,
+                    new BinaryRows(), "sliced batch, selected");
         }
     }
 
