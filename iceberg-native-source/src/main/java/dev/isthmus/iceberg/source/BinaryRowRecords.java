@@ -14,8 +14,8 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
  * Every record is the same {@link BinaryRowData} pointed at the next row, with Iceberg's position
  * after it, counted as {@link ArrowBatchRecords} counts them.
  *
- * <p>The rows are either transposed already ({@link #transposed}: the fetcher thread transposes
- * every other batch, see {@link NativeTaskReader}) or transposed as they are emitted,
+ * <p>The rows are either transposed already ({@link #transposed}: by the fetcher thread, when the
+ * task thread is behind, see {@link BinaryRowBuffers#taskThreadBehind}) or transposed as they are emitted,
  * {@value #CHUNK} at a time, on the task thread, into one small heap array: splitting the
  * transposes between the two threads Flink runs per reader keeps either from waiting on the
  * other, and a chunk's rows stay in the core's cache while every column writes its slots into
@@ -43,6 +43,7 @@ final class BinaryRowRecords extends SplitRecords {
     /** Rows of the batch transposed so far, and the next row to emit of the current chunk. */
     private int transposed;
     private int next;
+    private boolean recycled;
 
     /**
      * {@code rows}, taken from {@code buffers} and already transposed (by the fetcher thread, the
@@ -77,6 +78,7 @@ final class BinaryRowRecords extends SplitRecords {
         this.transposer = transposer;
         this.buffers = buffers;
         this.row = new BinaryRowData(buffers.rowType().getFieldCount());
+        buffers.handedOver();
     }
 
     @Override
@@ -116,6 +118,10 @@ final class BinaryRowRecords extends SplitRecords {
     @Override
     public void recycle() {
         release.clean();
+        if (!recycled) {
+            recycled = true;
+            buffers.recycled();
+        }
         if (rows != null) {
             buffers.give(rows);
             rows = null;

@@ -19,6 +19,7 @@ final class NativeReaderMetrics {
     private final Counter rows;
     private final Counter batches;
     private final Counter binaryBatches;
+    private final Counter fetcherTransposedBatches;
     private final Counter bytesRead;
     private final Counter decodeNanos;
     private final Counter nativeTasks;
@@ -27,12 +28,14 @@ final class NativeReaderMetrics {
     private final Counter rowGroupsPruned;
     private final Counter rowGroupsPrunedByDictionary;
 
-    private NativeReaderMetrics(Counter rows, Counter batches, Counter binaryBatches, Counter bytesRead,
+    private NativeReaderMetrics(Counter rows, Counter batches, Counter binaryBatches, Counter fetcherTransposedBatches,
+            Counter bytesRead,
             Counter decodeNanos, Counter nativeTasks, Counter fallbackTasks, Counter rowGroupsRead,
             Counter rowGroupsPruned, Counter rowGroupsPrunedByDictionary) {
         this.rows = rows;
         this.batches = batches;
         this.binaryBatches = binaryBatches;
+        this.fetcherTransposedBatches = fetcherTransposedBatches;
         this.bytesRead = bytesRead;
         this.decodeNanos = decodeNanos;
         this.nativeTasks = nativeTasks;
@@ -43,7 +46,7 @@ final class NativeReaderMetrics {
     }
 
     static NativeReaderMetrics unregistered() {
-        return new NativeReaderMetrics(new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
+        return new NativeReaderMetrics(new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
                 new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
                 new SimpleCounter(), new SimpleCounter());
     }
@@ -61,7 +64,7 @@ final class NativeReaderMetrics {
         group.gauge("liveNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().exportedBytesLive());
         group.gauge("allocatedNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().allocatedBytes());
         return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"),
-                group.counter("binaryBatches"), group.counter("bytesRead"),
+                group.counter("binaryBatches"), group.counter("fetcherTransposedBatches"), group.counter("bytesRead"),
                 group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),
                 group.counter("rowGroupsRead"), group.counter("rowGroupsPruned"),
                 group.counter("rowGroupsPrunedByDictionary"));
@@ -98,5 +101,11 @@ final class NativeReaderMetrics {
             binaryBatches.inc();
         }
         NativeSourceCounters.batch(emitted, binary);
+    }
+
+    /** A binary batch transposed by the fetcher thread rather than as it is emitted on the task thread. */
+    void transposedByFetcher() {
+        fetcherTransposedBatches.inc();
+        NativeSourceCounters.transposedByFetcher();
     }
 }

@@ -19,6 +19,7 @@ public final class NativeSourceCounters {
     private static final AtomicLong ROW_GROUPS_PRUNED_BY_DICTIONARY = new AtomicLong();
     private static final AtomicLong BATCHES = new AtomicLong();
     private static final AtomicLong BINARY_BATCHES = new AtomicLong();
+    private static final AtomicLong FETCHER_TRANSPOSED_BATCHES = new AtomicLong();
     private static final AtomicLong ROWS = new AtomicLong();
 
     private NativeSourceCounters() {}
@@ -62,6 +63,11 @@ public final class NativeSourceCounters {
     }
 
     /** Rows emitted by native tasks. */
+    /** Of the binary batches, those the fetcher thread transposed (the task thread transposed the rest). */
+    public static long fetcherTransposedBatches() {
+        return FETCHER_TRANSPOSED_BATCHES.get();
+    }
+
     public static long rows() {
         return ROWS.get();
     }
@@ -83,5 +89,9 @@ public final class NativeSourceCounters {
             BINARY_BATCHES.incrementAndGet();
         }
         ROWS.addAndGet(rows);
+    }
+
+    static void transposedByFetcher() {
+        FETCHER_TRANSPOSED_BATCHES.incrementAndGet();
     }
 }

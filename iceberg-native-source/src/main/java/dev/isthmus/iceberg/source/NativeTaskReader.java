@@ -67,7 +67,6 @@ final class NativeTaskReader implements TaskReader {
     /** For binary rows: the task thread's transposer, which {@link BinaryRowRecords} run, and this (the fetcher) thread's. */
     private final BinaryRowTransposer transposer;
     private final BinaryRowTransposer fetcherTransposer;
-    private long batches;
     private long skip;
     private long emitted;
 
@@ -276,14 +275,16 @@ final class NativeTaskReader implements TaskReader {
         RecordsWithSplitIds<RecordAndPosition<RowData>> records;
         if (transposer == null) {
             records = ArrowBatchRecords.of(splitId, batch, columns, selection, take, fileOffset, first);
-        } else if (batches++ % 2 == 0) {
-            // Every other batch is transposed here, the rest on the task thread: the fetcher decodes
-            // in about 100 ns a bid row, the task thread emits it in about as much, and the
-            // transpose (about 55 ns) split between them keeps either from waiting on the other.
+        } else if (binaryRows.taskThreadBehind()) {
+            // The transpose (about 55 ns a bid row) goes to whichever thread has time for it. With
+            // a batch still waiting on the task thread, this thread would soon wait for room in
+            // Flink's queue: it transposes the batch itself. Otherwise the task thread, waiting for
+            // this batch, transposes it as it emits it while this thread decodes the next.
             BinaryRows transposed = binaryRows.take();
             fetcherTransposer.transpose(columns.columns, selection, take, transposed);
             batch.close();
             records = BinaryRowRecords.transposed(splitId, transposed, binaryRows, fileOffset, first);
+            metrics.transposedByFetcher();
         } else {
             records = new BinaryRowRecords(splitId, batch, columns.columns, selection, take, transposer, binaryRows,
                     fileOffset, first);

@@ -91,6 +91,7 @@ class NativeReaderFunctionTest {
                     NativeReadOptions.defaults().withBatchSize(batchSize).withRowFormat(format));
             long nativeRows = NativeSourceCounters.rows();
             long binaryBatches = NativeSourceCounters.binaryBatches();
+            long fetcherTransposed = NativeSourceCounters.fetcherTransposedBatches();
             int records = 0;
             for (IcebergSourceSplit split : splits) {
                 List<Emitted> expected = ReadResults.read(stock, split, type);
@@ -110,6 +111,9 @@ class NativeReaderFunctionTest {
             boolean anyNative = NativeSourceCounters.rows() > nativeRows;
             assertEquals(format == RowFormat.BINARY && anyNative,
                     NativeSourceCounters.binaryBatches() > binaryBatches, format + " rows were emitted");
+            assertEquals(fetcherTransposed, NativeSourceCounters.fetcherTransposedBatches(),
+                    "each batch was emitted and recycled before the next was read: the task thread was never"
+                            + " behind, so it transposed every batch itself");
         }
         return NativeSourceCounters.fallbackTasks() - fallbacks;
     }
@@ -260,6 +264,8 @@ class NativeReaderFunctionTest {
             ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), null, null, true,
                     table.io(), table.encryption(), List.of(), -1,
                     NativeReadOptions.defaults().withBatchSize(100).withRowFormat(format));
+            long binaryBatches = NativeSourceCounters.binaryBatches();
+            long fetcherTransposed = NativeSourceCounters.fetcherTransposedBatches();
             int mostHeld = 0;
             // The second round's batches reuse the arrays the first round's gave back.
             for (int round = 0; round < 2; round++) {
@@ -289,6 +295,17 @@ class NativeReaderFunctionTest {
                 }
             }
             assertTrue(mostHeld > 4, "more batches held than arrays kept for reuse");
+            // Each split's batches were all read before any was emitted: the first two were left
+            // to the task thread, the later ones (the task thread behind) transposed on reading.
+            long transposedOnReading = NativeSourceCounters.fetcherTransposedBatches() - fetcherTransposed;
+            long binary = NativeSourceCounters.binaryBatches() - binaryBatches;
+            if (format == RowFormat.BINARY) {
+                assertEquals(binary - 2L * 2 * splits.size(), transposedOnReading,
+                        "all but the first two batches of each split, in both rounds");
+                assertTrue(transposedOnReading > 0, "the test must hold more than two batches of a split");
+            } else {
+                assertEquals(0, binary + transposedOnReading);
+            }
         }
     }
 
