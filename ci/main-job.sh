@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: builds everything (tests skipped) and runs dev.isthmus.bench.MainJob.
 # Usage: ci/main-job.sh [--rows N] [--parallelism N] [--warehouse DIR] [--seed N] [--no-object-reuse]
-#        [--row-format columnar|binary]
+#        [--row-format columnar|binary] [--rounds N]
 # ISTHMUS_SKIP_BUILD=1 reuses the last build.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -51,8 +51,11 @@ import org.apache.iceberg.flink.source.IcebergSource;
  *   and an order-independent checksum of every value);</li>
  *   <li>prints elapsed time, rows/s and the native/stock ratios.</li>
  * </ol>
- * All of it runs twice: a round of at most 200,000 bids warms the JIT up for both sides, then the
- * timed round. Jobs run with Flink's object reuse on unless {@code --no-object-reuse}.
+ * A round of at most 200,000 bids first warms the JIT up for both sides, then come the timed
+ * rounds (three unless {@code --rounds N}): each step's time is the median of its rounds, since a
+ * single job on a two-core machine is at the mercy of the JIT compiling in the background and of
+ * everything else the machine runs. Every read of every round is checked. Jobs run with Flink's
+ * object reuse on unless {@code --no-object-reuse}.
  */
 public final class MainJob {
     private static final Namespace NAMESPACE = Namespace.of("main_job");
@@ -70,9 +73,10 @@ public final class MainJob {
      *     copies every record, one array copy for a binary row) and columnar with it, as the SQL
      *     option {@code isthmus.row-format=auto} chooses
      */
-    record Options(long rows, int parallelism, Path warehouse, long seed, boolean objectReuse, RowFormat rowFormat) {
+    record Options(long rows, int parallelism, Path warehouse, long seed, boolean objectReuse, RowFormat rowFormat,
+            int rounds) {
         Options withRows(long n) {
-            return new Options(n, parallelism, warehouse, seed, objectReuse, rowFormat);
+            return new Options(n, parallelism, warehouse, seed, objectReuse, rowFormat, rounds);
         }
     }
 
@@ -92,24 +96,27 @@ public final class MainJob {
 
     public static void main(String[] args) throws Exception {
         Options options = parse(args);
-        System.out.printf(Locale.ROOT, "Isthmus %s main job: %,d bids, parallelism %d, object reuse %s, native rows %s, warehouse %s%n",
+        System.out.printf(Locale.ROOT, "Isthmus %s main job: %,d bids, parallelism %d, object reuse %s, native rows %s,"
+                        + " %d timed rounds, warehouse %s%n",
                 NativeLibrary.version(), options.rows(), options.parallelism(), options.objectReuse() ? "on" : "off",
-                options.rowFormat().name().toLowerCase(Locale.ROOT),
-                options.warehouse());
+                options.rowFormat().name().toLowerCase(Locale.ROOT), options.rounds(), options.warehouse());
         Files.createDirectories(options.warehouse());
         CatalogLoader catalogLoader = CatalogLoader.hadoop("main_job", new org.apache.hadoop.conf.Configuration(),
                 Map.of("warehouse", options.warehouse().toUri().toString()));
         long expected = NexmarkBidRows.checksum(options.rows(), options.seed());
-        List<Step> steps;
+        List<List<Step>> rounds = new ArrayList<>();
         try (MiniCluster cluster = startCluster(options.parallelism())) {
             // A smaller untimed round first, so that neither side pays for the JIT's warm-up.
             Options warmUp = options.withRows(Math.min(options.rows(), WARM_UP_ROWS));
             System.out.printf(Locale.ROOT, "warm-up round, %,d bids:%n", warmUp.rows());
             runAll(cluster, catalogLoader, warmUp);
-            System.out.printf(Locale.ROOT, "timed round, %,d bids:%n", options.rows());
-            steps = runAll(cluster, catalogLoader, options);
+            for (int round = 1; round <= options.rounds(); round++) {
+                System.out.printf(Locale.ROOT, "timed round %d of %d, %,d bids:%n", round, options.rounds(),
+                        options.rows());
+                rounds.add(runAll(cluster, catalogLoader, options));
+            }
         }
-        boolean agree = report(steps, options.rows(), expected);
+        boolean agree = report(rounds, options.rows(), expected);
         if (!agree) {
             System.err.println("FAILED: the reads do not agree (see above)");
             System.exit(1);
@@ -223,6 +230,7 @@ public final class MainJob {
     /** Runs a job to the end, printing how far it got every second. */
     private static JobExecutionResult run(StreamExecutionEnvironment env, String name, long rows) throws Exception {
         PROGRESS.reset();
+        long start = System.nanoTime();
         JobClient job = env.executeAsync(name);
         var done = job.getJobExecutionResult();
         while (!done.isDone()) {
@@ -235,33 +243,57 @@ public final class MainJob {
             }
         }
         JobExecutionResult result = done.get();
-        System.out.printf(Locale.ROOT, "\r   %-46s %,13d / %,d rows, done%n", name, PROGRESS.sum(), rows);
+        System.out.printf(Locale.ROOT, "\r   %-46s %,13d / %,d rows, done in %,d ms%n", name, PROGRESS.sum(), rows,
+                (System.nanoTime() - start) / 1_000_000);
         return result;
     }
 
-    private static boolean report(List<Step> steps, long rows, long expected) {
-        System.out.printf(Locale.ROOT, "%n   %-46s %10s %12s %10s%n", "step", "ms", "rows/s", "vs stock");
-        boolean agree = true;
+    /**
+     * Prints each step's median time over the rounds (with the fastest and slowest round), its
+     * rows/s at the median, and for native steps the ratio of the medians with the range of the
+     * rounds' own ratios; then checks every read of every round.
+     */
+    private static boolean report(List<List<Step>> rounds, long rows, long expected) {
+        System.out.printf(Locale.ROOT, "%n   %-46s %10s %13s %12s %10s %13s%n", "step", "median ms", "rounds ms",
+                "rows/s", "vs stock", "rounds");
+        List<Step> first = rounds.get(0);
         int paired = 0;
-        for (int i = 0; i < steps.size(); i++) {
-            Step step = steps.get(i);
-            // Past the references, steps come in pairs: stock, then native.
+        for (int i = 0; i < first.size(); i++) {
+            int step = i;
+            long[] nanos = rounds.stream().mapToLong(r -> r.get(step).nanos()).sorted().toArray();
+            long median = median(nanos);
             String ratio = "";
-            if (step.kind() != Kind.REFERENCE && paired++ % 2 == 1) {
-                ratio = String.format(Locale.ROOT, "%.2fx", (double) steps.get(i - 1).nanos() / step.nanos());
+            String ratios = "";
+            // Past the references, steps come in pairs: stock, then native.
+            if (first.get(i).kind() != Kind.REFERENCE && paired++ % 2 == 1) {
+                ratio = String.format(Locale.ROOT, "%.2fx", (double) median(rounds.stream()
+                        .mapToLong(r -> r.get(step - 1).nanos()).sorted().toArray()) / median);
+                double[] each = rounds.stream().mapToDouble(r -> (double) r.get(step - 1).nanos() / r.get(step).nanos())
+                        .sorted().toArray();
+                ratios = String.format(Locale.ROOT, "%.2f-%.2fx", each[0], each[each.length - 1]);
             }
-            System.out.printf(Locale.ROOT, "   %-46s %10.0f %,12.0f %10s%n", step.name(), step.nanos() / 1e6,
-                    step.rowsPerSecond(), ratio);
+            System.out.printf(Locale.ROOT, "   %-46s %10.0f %13s %,12.0f %10s %13s%n", first.get(i).name(), median / 1e6,
+                    String.format(Locale.ROOT, "%.0f-%.0f", nanos[0] / 1e6, nanos[nanos.length - 1] / 1e6),
+                    rows / (median / 1e9), ratio, ratios);
         }
         System.out.println();
-        for (Step step : steps.stream().filter(s -> s.kind() == Kind.READ).toList()) {
-            boolean same = step.rows() == rows && step.checksum() == expected;
-            agree &= same;
-            System.out.printf(Locale.ROOT, "   %-46s %,d rows, checksum %016x %s%n", step.name(), step.rows(),
-                    step.checksum(), same ? "= generated" : "DIFFERS from the generated " + rows + " rows, "
-                            + String.format(Locale.ROOT, "%016x", expected));
+        boolean agree = true;
+        for (int round = 0; round < rounds.size(); round++) {
+            for (Step step : rounds.get(round).stream().filter(s -> s.kind() == Kind.READ).toList()) {
+                boolean same = step.rows() == rows && step.checksum() == expected;
+                agree &= same;
+                System.out.printf(Locale.ROOT, "   round %d %-46s %,d rows, checksum %016x %s%n", round + 1, step.name(),
+                        step.rows(), step.checksum(), same ? "= generated" : "DIFFERS from the generated " + rows
+                                + " rows, " + String.format(Locale.ROOT, "%016x", expected));
+            }
         }
         return agree;
+    }
+
+    /** The median of sorted values (the mean of the middle two for an even count). */
+    private static long median(long[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static Options parse(String[] args) {
@@ -271,6 +303,7 @@ public final class MainJob {
         long seed = 1;
         boolean objectReuse = true;
         RowFormat rowFormat = null;
+        int rounds = 3;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             if (args[i].equals("--no-object-reuse")) {
@@ -283,19 +316,20 @@ public final class MainJob {
                 case "--warehouse" -> warehouse = Path.of(require(args[i], value));
                 case "--seed" -> seed = Long.parseLong(require(args[i], value));
                 case "--row-format" -> rowFormat = RowFormat.valueOf(require(args[i], value).toUpperCase(Locale.ROOT));
+                case "--rounds" -> rounds = Integer.parseInt(require(args[i], value));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + "; options: --rows N --parallelism N --warehouse DIR --seed N --no-object-reuse"
-                        + " --row-format columnar|binary");
+                        + " --row-format columnar|binary --rounds N");
             }
             i++;
         }
-        if (rows < 1 || parallelism < 1) {
-            throw new IllegalArgumentException("--rows and --parallelism must be positive");
+        if (rows < 1 || parallelism < 1 || rounds < 1) {
+            throw new IllegalArgumentException("--rows, --parallelism and --rounds must be positive");
         }
         if (rowFormat == null) {
             rowFormat = objectReuse ? RowFormat.COLUMNAR : RowFormat.BINARY;
         }
-        return new Options(rows, parallelism, warehouse, seed, objectReuse, rowFormat);
+        return new Options(rows, parallelism, warehouse, seed, objectReuse, rowFormat, rounds);
     }
 
     private static String require(String option, String value) {
