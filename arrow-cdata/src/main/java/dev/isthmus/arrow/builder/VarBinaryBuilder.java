@@ -36,7 +36,7 @@ public final class VarBinaryBuilder extends ArrowBuilder {
         super(field, path, allocator);
     }
 
-    /** Appends {@code value} as UTF-8 (allocates the encoded bytes: a convenience, not a hot path). */
+    /** Appends {@code value} as UTF-8, encoded by the JDK into a new array, then copied. */
     public void append(String value) {
         append(value.getBytes(StandardCharsets.UTF_8));
     }
