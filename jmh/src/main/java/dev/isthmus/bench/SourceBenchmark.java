@@ -37,10 +37,12 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Issue #6's workload: a Flink job reads the whole bids table ({@link BidsTable}, 8 files of
- * Iceberg-written Parquet) into a counting sink, through Iceberg's own {@code IcebergSource} and
- * through the same source with the native reader function (strict, so a native number can never
- * be a fallback's), emitting columnar rows (the default) or binary rows. One job per operation on a MiniCluster that lives for the trial, so job
- * submission and scheduling are paid alike by both legs. The count is checked after every job.
+ * Iceberg-written Parquet) into a counting sink (or one that also hashes every value, as the main
+ * job's reads do), through Iceberg's own {@code IcebergSource} and through the same source with
+ * the native reader function (strict, so a native number can never be a fallback's), emitting
+ * columnar rows (the default) or binary rows. One job per operation on a MiniCluster that lives
+ * for the trial, so job submission and scheduling are paid alike by both legs. The count (and the
+ * checksum, against the trial's first job) is checked after every job.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -64,9 +66,18 @@ public class SourceBenchmark {
     @Param({"false", "true"})
     public boolean objectReuse;
 
+    /**
+     * What the job does with each row: {@code count} reads no field (the issue's counting sink),
+     * {@code hash} reads every value (the main job's checksum, {@link NexmarkBidRows#hash}).
+     */
+    @Param({"count", "hash"})
+    public String consumer;
+
     private static final RowType ROW_TYPE = FlinkSchemaUtil.convert(BidsParquetFile.SCHEMA);
 
     private MiniCluster cluster;
+    /** The first job's checksum: every later job of the trial must read the same values. */
+    private Long checksum;
     private TableLoader table;
 
     @Setup(Level.Trial)
@@ -109,34 +120,49 @@ public class SourceBenchmark {
             env.getConfig().enableObjectReuse();
         }
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "bids", InternalTypeInfo.of(ROW_TYPE))
-                .map(new Count())
+                .map(consumer.equals("hash") ? new Count(true) : new Count(false))
                 .sinkTo(new DiscardingSink<>());
         JobExecutionResult result = env.execute("read bids");
         long counted = result.<Long>getAccumulatorResult(Count.ROWS);
         if (counted != rows) {
             throw new IllegalStateException("the job read " + counted + " rows of " + rows);
         }
+        long sum = result.<Long>getAccumulatorResult(Count.CHECKSUM);
+        if (checksum != null && sum != checksum) {
+            throw new IllegalStateException("the job's checksum " + sum + " differs from the trial's first, " + checksum);
+        }
+        checksum = sum;
         return counted;
     }
 
     /**
-     * Counts rows in an accumulator, the issue's counting sink. It reads no field: with object
-     * reuse on, the native columnar rows are then never read at all, while the stock reader has
-     * built every value; the main job, which hashes every value it reads, is the measure with
-     * values touched.
+     * Counts rows in an accumulator, the issue's counting sink, and with {@code hash} sums a hash
+     * of every value as well. Without it no field is read: with object reuse on, the native
+     * columnar rows are then never read at all, while the stock reader has built every value.
      */
     private static final class Count extends RichMapFunction<RowData, Boolean> {
         static final String ROWS = "rows";
+        static final String CHECKSUM = "checksum";
+        private final boolean hash;
         private final LongCounter rows = new LongCounter();
+        private final LongCounter checksum = new LongCounter();
+
+        Count(boolean hash) {
+            this.hash = hash;
+        }
 
         @Override
         public void open(OpenContext context) {
             getRuntimeContext().addAccumulator(ROWS, rows);
+            getRuntimeContext().addAccumulator(CHECKSUM, checksum);
         }
 
         @Override
         public Boolean map(RowData row) {
             rows.add(1);
+            if (hash) {
+                checksum.add(NexmarkBidRows.hash(row));
+            }
             return Boolean.TRUE;
         }
     }
