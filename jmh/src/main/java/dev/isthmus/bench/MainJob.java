@@ -69,9 +69,9 @@ public final class MainJob {
     private MainJob() {}
 
     /**
-     * @param rowFormat the native source's rows; binary by default, as the SQL option
-     *     {@code isthmus.row-format=auto} chooses (Flink copies a binary row with one array copy
-     *     without object reuse, and its values are the cheaper to read with it)
+     * @param rowFormat the native source's rows; by default binary without object reuse (Flink then
+     *     copies every record, one array copy for a binary row) and columnar with it, as the SQL
+     *     option {@code isthmus.row-format=auto} chooses
      */
     record Options(long rows, int parallelism, Path warehouse, long seed, boolean objectReuse, RowFormat rowFormat,
             int rounds) {
@@ -302,7 +302,7 @@ public final class MainJob {
         Path warehouse = Path.of(System.getProperty("java.io.tmpdir"), "isthmus-main-job", "warehouse");
         long seed = 1;
         boolean objectReuse = true;
-        RowFormat rowFormat = RowFormat.BINARY;
+        RowFormat rowFormat = null;
         int rounds = 3;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
@@ -325,6 +325,9 @@ public final class MainJob {
         }
         if (rows < 1 || parallelism < 1 || rounds < 1) {
             throw new IllegalArgumentException("--rows, --parallelism and --rounds must be positive");
+        }
+        if (rowFormat == null) {
+            rowFormat = objectReuse ? RowFormat.COLUMNAR : RowFormat.BINARY;
         }
         return new Options(rows, parallelism, warehouse, seed, objectReuse, rowFormat, rounds);
     }

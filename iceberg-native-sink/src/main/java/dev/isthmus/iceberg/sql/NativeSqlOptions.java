@@ -19,7 +19,8 @@ import org.apache.iceberg.util.PropertyUtil;
  *   <li>{@value #BATCH_SIZE} (8192): rows per decoded batch;
  *   <li>{@value #LOCAL_READS} (true): the library reads {@code file:} locations itself;
  *   <li>{@value #ROW_FORMAT} (auto): the rows native reads emit, {@code columnar}, {@code binary}
- *   or {@code auto}, which is binary rows for flat projections ({@link RowFormat}).
+ *   or {@code auto}: binary unless the job reuses objects (as every batch query does), columnar
+ *   if it does ({@link RowFormat}).
  * </ul>
  */
 final class NativeSqlOptions {
@@ -69,7 +70,7 @@ final class NativeSqlOptions {
                 PropertyUtil.propertyAsBoolean(options, LOCAL_READS, defaults.localReads()), defaults.rowFormat());
     }
 
-    /** The row format asked for, or {@code null} for {@code auto}, which the table source resolves. */
+    /** The row format asked for, or {@code null} for {@code auto}, which the job's object reuse decides. */
     static RowFormat rowFormat(Map<String, String> options) {
         String format = options.getOrDefault(ROW_FORMAT, "auto").trim().toLowerCase(Locale.ROOT);
         return switch (format) {

@@ -8,7 +8,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -41,7 +43,7 @@ import org.apache.iceberg.util.PropertyUtil;
  * watermarks from {@code watermark-column}. It always builds the FLIP-27 source; the
  * parallelism is {@code scan.parallelism} or the job's (Iceberg's split-count inference is
  * private to its source). With {@code isthmus.row-format} {@code auto} (the default) native reads
- * emit binary rows for flat projections.
+ * emit binary rows when the job will not reuse objects, and columnar rows when it will.
  */
 final class NativeTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown,
         SupportsLimitPushDown, SupportsSourceWatermark {
@@ -135,7 +137,7 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
                         .limit(limit)
                         .filters(filters)
                         .flinkConfig(config)
-                        .nativeOptions(nativeOptions.withRowFormat(rowFormat()))
+                        .nativeOptions(nativeOptions.withRowFormat(rowFormat(env)))
                         .build();
                 return env.fromSource(source, WatermarkStrategy.noWatermarks(), asSummaryString(),
                         source.getProducedType());
@@ -155,14 +157,18 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     }
 
     /**
-     * {@code auto} gives binary rows (columnar ones where the projection is nested, which binary
-     * rows cannot hold). Without object reuse Flink copies every record it hands on, field by
-     * field for a columnar row and with one array copy for a binary row; with it, a binary row's
-     * values are still cheaper to read than a columnar row's, which every query that uses the
-     * values it projects does (docs/source.md, "Row formats").
+     * Without object reuse Flink copies every record it hands on, field by field for a columnar
+     * row and with one array copy for a binary row; with it, columnar rows are read in place.
+     * Flink's planner turns object reuse on for every batch query when it builds the job, after
+     * this runs, so batch mode counts as reusing objects.
      */
-    private RowFormat rowFormat() {
-        return rowFormat != null ? rowFormat : RowFormat.BINARY;
+    private RowFormat rowFormat(StreamExecutionEnvironment env) {
+        if (rowFormat != null) {
+            return rowFormat;
+        }
+        boolean reused = env.getConfig().isObjectReuseEnabled()
+                || config.get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH;
+        return reused ? RowFormat.COLUMNAR : RowFormat.BINARY;
     }
 
     private ResolvedSchema projectedSchema() {
