@@ -209,15 +209,26 @@ public final class BinaryRowTransposer {
         for (int c = 0; c < kinds.length; c++) {
             Kind kind = kinds[c];
             boolean[] isNull = kind.variable() ? nulls[c] : markNulls(c, columns[c], rows, count);
+            int slot = nullBytes + 8 * c;
+            int nullBit = c + BinaryRowData.HEADER_SIZE_IN_BITS;
+            int nullByte = nullBit >>> 3;
+            int nullMask = 1 << (nullBit & 7);
+            // The commonest columns write their slots (and null bits) straight into the rows.
+            if (kind == Kind.BYTES && offsetsCopied[c] && writeConsecutiveStrings((ValueVectors.VariableBytes) columns[c],
+                    heapOffsets[c], count, isNull, data, starts, slot, nullByte, nullMask)) {
+                continue;
+            }
+            if (kind == Kind.LONG && columns[c] instanceof PrimitiveVectors.Longs v) {
+                Native.writeLongs(v.values, v.offset, rows, count, isNull, data, starts, slot, nullByte, nullMask);
+                continue;
+            }
+            if (kind == Kind.TIMESTAMP && columns[c] instanceof ValueVectors.Timestamps v) {
+                Native.writeTimestamps(v.values, v.offset, v.unit, rows, count, isNull, data, starts, cursors, slot,
+                        nullByte, nullMask);
+                continue;
+            }
             switch (kind) {
-                case BYTES -> {
-                    if (offsetsCopied[c]) {
-                        writeConsecutiveStrings((ValueVectors.VariableBytes) columns[c], rows, heapOffsets[c], count,
-                                isNull, data, starts);
-                    } else {
-                        writeBytes(columns[c], rows, count, ascending, isNull, data, starts);
-                    }
-                }
+                case BYTES -> writeBytes(columns[c], rows, count, ascending, isNull, data, starts);
                 case DECIMAL -> {
                     decimals(columns[c], rows, count, isNull, precisions[c], scales[c]);
                     Heap.writeDecimals(data, starts, cursors, count, isNull, first, second, slots);
@@ -228,8 +239,7 @@ public final class BinaryRowTransposer {
                 }
                 default -> fillSlots(kind, columns[c], rows, count, isNull, precisions[c], scales[c]);
             }
-            int nullBit = c + BinaryRowData.HEADER_SIZE_IN_BITS;
-            Heap.scatter(data, starts, count, nullBytes + 8 * c, nullBit >>> 3, 1 << (nullBit & 7), isNull, slots);
+            Heap.scatter(data, starts, count, slot, nullByte, nullMask, isNull, slots);
         }
         into.filled(count);
     }
@@ -331,16 +341,18 @@ public final class BinaryRowTransposer {
     }
 
     /**
-     * The strings of consecutive rows whose offsets are in {@code offsets}: their bytes are one
-     * range of the data buffer, copied to the heap at once when short enough per row.
+     * The strings of consecutive rows whose offsets are in {@code offsets}, written with their
+     * slots and null bits, if their bytes (one range of the data buffer) are short enough per row
+     * to be copied to the heap at once; false, and nothing written, otherwise.
      */
-    private void writeConsecutiveStrings(ValueVectors.VariableBytes v, int[] rows, int[] offsets, int count,
-            boolean[] isNull, byte[] data, int[] starts) {
-        if (copySpanToHeap(v, offsets[0], offsets[count], count)) {
-            Heap.copyStrings(offsets, heapStrings, offsets[0], count, isNull, data, starts, cursors, slots);
-        } else {
-            Native.copyStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors, slots);
+    private boolean writeConsecutiveStrings(ValueVectors.VariableBytes v, int[] offsets, int count, boolean[] isNull,
+            byte[] data, int[] starts, int slot, int nullByte, int nullMask) {
+        if (!copySpanToHeap(v, offsets[0], offsets[count], count)) {
+            return false;
         }
+        Heap.writeStrings(offsets, heapStrings, offsets[0], count, isNull, data, starts, cursors, slot, nullByte,
+                nullMask);
+        return true;
     }
 
     /**
@@ -511,6 +523,48 @@ public final class BinaryRowTransposer {
             }
         }
 
+        /** 64-bit values into the rows' slots at {@code slot}, with their null bits. */
+        static void writeLongs(MemorySegment values, long offset, int[] rows, int count, boolean[] isNull,
+                byte[] rowData, int[] starts, int slot, int nullByte, int nullMask) {
+            for (int k = 0; k < count; k++) {
+                int at = starts[k];
+                if (isNull[k]) {
+                    rowData[at + nullByte] |= (byte) nullMask;
+                    LONGS.set(rowData, at + slot, 0L);
+                } else {
+                    LONGS.set(rowData, at + slot, values.getAtIndex(LONG, offset + rows[k]));
+                }
+            }
+        }
+
+        /**
+         * Timestamps of more than millisecond precision into the rows: the epoch millis in the
+         * variable part, the slot at {@code slot} holding their offset and the nanos of the milli.
+         */
+        static void writeTimestamps(MemorySegment values, long offset, TimeUnit unit, int[] rows, int count,
+                boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, int slot, int nullByte, int nullMask) {
+            long perMilli = switch (unit) {
+                case SECOND, MILLISECOND -> 1L;
+                case MICROSECOND -> 1_000L;
+                case NANOSECOND -> 1_000_000L;
+            };
+            long nanosPerUnit = 1_000_000L / perMilli;
+            for (int k = 0; k < count; k++) {
+                int at = starts[k];
+                if (isNull[k]) {
+                    rowData[at + nullByte] |= (byte) nullMask;
+                    LONGS.set(rowData, at + slot, 0L);
+                    continue;
+                }
+                long v = values.getAtIndex(LONG, offset + rows[k]);
+                long millis = unit == TimeUnit.SECOND ? Math.multiplyExact(v, 1000L) : Math.floorDiv(v, perMilli);
+                int cursor = cursors[k];
+                LONGS.set(rowData, cursor, millis);
+                LONGS.set(rowData, at + slot, (long) (cursor - at) << 32 | Math.floorMod(v, perMilli) * nanosPerUnit);
+                cursors[k] = cursor + 8;
+            }
+        }
+
         /** Word {@code word} of each row's {@code words} 64-bit words, as they are. */
         static void longs(MemorySegment values, long offset, int words, int word, int[] rows, int count, long[] out) {
             for (int k = 0; k < count; k++) {
@@ -645,13 +699,21 @@ public final class BinaryRowTransposer {
             }
         }
 
-        /** Strings {@code k} of {@code heapData}, a copy of the data buffer from byte {@code base} on. */
-        static void copyStrings(int[] offsets, byte[] heapData, int base, int count, boolean[] isNull,
-                byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+        /**
+         * Strings {@code k} of {@code heapData}, a copy of the data buffer from byte {@code base}
+         * on, into the rows with their slots at {@code slot} and their null bits.
+         */
+        static void writeStrings(int[] offsets, byte[] heapData, int base, int count, boolean[] isNull,
+                byte[] rowData, int[] starts, int[] cursors, int slot, int nullByte, int nullMask) {
             for (int k = 0; k < count; k++) {
-                if (!isNull[k]) {
+                int at = starts[k];
+                if (isNull[k]) {
+                    rowData[at + nullByte] |= (byte) nullMask;
+                    LONGS.set(rowData, at + slot, 0L);
+                } else {
                     int start = offsets[k];
-                    slots[k] = copy(heapData, start - base, offsets[k + 1] - start, rowData, starts[k], cursors, k);
+                    LONGS.set(rowData, at + slot, copy(heapData, start - base, offsets[k + 1] - start, rowData, at,
+                            cursors, k));
                 }
             }
         }
