@@ -420,14 +420,13 @@ public final class BinaryRowTransposer {
                     Native.scaledLongs(v.values, v.offset, v.divisor, rows, count, out);
             case PrimitiveVectors.SecondsAsMillis v when kind == Kind.INT ->
                     Native.secondsAsMillis(v.values, v.offset, rows, count, out);
-            case PrimitiveVectors.Longs v when kind == Kind.LONG -> Native.longs(v.values, v.offset, 1, 0, rows, count, out);
             case PrimitiveVectors.Doubles v when kind == Kind.DOUBLE ->
                     Native.longs(v.values, v.offset, 1, 0, rows, count, out);
             // The low word of the 128-bit value: a compact decimal's unscaled value fits in it.
             case ValueVectors.Decimals v when kind == Kind.COMPACT_DECIMAL ->
                     Native.longs(v.values, v.offset, 2, 0, rows, count, out);
             case ValueVectors.Timestamps v when kind == Kind.COMPACT_TIMESTAMP ->
-                    Native.timestamps(v.values, v.offset, v.unit, rows, count, isNull, out, null);
+                    Native.millis(v.values, v.offset, v.unit, rows, count, isNull, out);
             default -> Heap.slots(kind, column, rows, count, isNull, precision, scale, out);
         }
     }
@@ -449,12 +448,11 @@ public final class BinaryRowTransposer {
         }
     }
 
-    /** Millis of every row not null in {@link #first}, nanos of the milli in {@link #second}. */
+    /**
+     * Millis of every row not null in {@link #first}, nanos of the milli in {@link #second}, from a
+     * timestamp vector that is not this package's (whose are written by {@code Native.writeTimestamps}).
+     */
     private void timestamps(ColumnVector column, int[] rows, int count, boolean[] isNull, int precision) {
-        if (column instanceof ValueVectors.Timestamps v) {
-            Native.timestamps(v.values, v.offset, v.unit, rows, count, isNull, first, second);
-            return;
-        }
         for (int k = 0; k < count; k++) {
             if (!isNull[k]) {
                 TimestampData t = ((TimestampColumnVector) column).getTimestamp(rows[k], precision);
@@ -543,11 +541,7 @@ public final class BinaryRowTransposer {
          */
         static void writeTimestamps(MemorySegment values, long offset, TimeUnit unit, int[] rows, int count,
                 boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, int slot, int nullByte, int nullMask) {
-            long perMilli = switch (unit) {
-                case SECOND, MILLISECOND -> 1L;
-                case MICROSECOND -> 1_000L;
-                case NANOSECOND -> 1_000_000L;
-            };
+            long perMilli = perMilli(unit);
             long nanosPerUnit = 1_000_000L / perMilli;
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
@@ -573,26 +567,27 @@ public final class BinaryRowTransposer {
         }
 
         /**
-         * Epoch millis of the rows not null, and with {@code nanos} the nanos of the millisecond,
-         * as the Timestamps vector gives them (seconds are scaled exactly, so null rows are skipped).
+         * Epoch millis of the rows not null, as the Timestamps vector gives them (seconds are
+         * scaled exactly, so null rows are skipped).
          */
-        static void timestamps(MemorySegment values, long offset, TimeUnit unit, int[] rows, int count,
-                boolean[] isNull, long[] millis, long[] nanos) {
-            long perMilli = switch (unit) {
-                case SECOND, MILLISECOND -> 1L;
-                case MICROSECOND -> 1_000L;
-                case NANOSECOND -> 1_000_000L;
-            };
+        static void millis(MemorySegment values, long offset, TimeUnit unit, int[] rows, int count,
+                boolean[] isNull, long[] millis) {
+            long perMilli = perMilli(unit);
             for (int k = 0; k < count; k++) {
                 if (isNull[k]) {
                     continue;
                 }
                 long v = values.getAtIndex(LONG, offset + rows[k]);
                 millis[k] = unit == TimeUnit.SECOND ? Math.multiplyExact(v, 1000L) : Math.floorDiv(v, perMilli);
-                if (nanos != null) {
-                    nanos[k] = Math.floorMod(v, perMilli) * (1_000_000L / perMilli);
-                }
             }
+        }
+
+        private static long perMilli(TimeUnit unit) {
+            return switch (unit) {
+                case SECOND, MILLISECOND -> 1L;
+                case MICROSECOND -> 1_000L;
+                case NANOSECOND -> 1_000_000L;
+            };
         }
 
         static void addStringSizes(MemorySegment offsets, boolean large, long offset, int[] rows, int count,
