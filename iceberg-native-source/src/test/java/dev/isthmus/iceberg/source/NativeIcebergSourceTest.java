@@ -283,6 +283,9 @@ class NativeIcebergSourceTest {
         assertTrue(sum(metrics, "rowGroupsPruned") > 0, "the ids at or above 6,000 were pruned");
         assertTrue(sum(metrics, "batches") >= 6, "batches of at most 1,000 rows");
         assertEquals(format == RowFormat.BINARY ? sum(metrics, "batches") : 0, sum(metrics, "binaryBatches"));
+        // Which thread transposed a batch depends on timing; only the binary ones can have been.
+        assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.fetcherTransposedBatches")));
+        assertTrue(sum(metrics, "fetcherTransposedBatches") <= sum(metrics, "binaryBatches"));
         assertTrue(sum(metrics, "bytesRead") > 0 && sum(metrics, "decodeNanos") > 0);
         assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.liveNativeBytes")));
         assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.allocatedNativeBytes")));
