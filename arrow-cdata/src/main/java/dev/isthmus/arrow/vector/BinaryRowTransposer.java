@@ -213,33 +213,35 @@ public final class BinaryRowTransposer {
             int nullBit = c + BinaryRowData.HEADER_SIZE_IN_BITS;
             int nullByte = nullBit >>> 3;
             int nullMask = 1 << (nullBit & 7);
-            // The commonest columns write their slots (and null bits) straight into the rows.
-            if (kind == Kind.BYTES && offsetsCopied[c] && writeConsecutiveStrings((ValueVectors.VariableBytes) columns[c],
-                    heapOffsets[c], count, isNull, data, starts, slot, nullByte, nullMask)) {
-                continue;
-            }
-            if (kind == Kind.LONG && columns[c] instanceof PrimitiveVectors.Longs v) {
+            // The commonest columns write their slots (and null bits) straight into the rows; the
+            // others fill the scratch slots, scattered into the rows after.
+            boolean written = true;
+            if (kind == Kind.BYTES && offsetsCopied[c]) {
+                written = writeConsecutiveStrings((ValueVectors.VariableBytes) columns[c], rows, heapOffsets[c], count,
+                        isNull, data, starts, slot, nullByte, nullMask);
+            } else if (kind == Kind.LONG && columns[c] instanceof PrimitiveVectors.Longs v) {
                 Native.writeLongs(v.values, v.offset, rows, count, isNull, data, starts, slot, nullByte, nullMask);
-                continue;
-            }
-            if (kind == Kind.TIMESTAMP && columns[c] instanceof ValueVectors.Timestamps v) {
+            } else if (kind == Kind.TIMESTAMP && columns[c] instanceof ValueVectors.Timestamps v) {
                 Native.writeTimestamps(v.values, v.offset, v.unit, rows, count, isNull, data, starts, cursors, slot,
                         nullByte, nullMask);
-                continue;
-            }
-            switch (kind) {
-                case BYTES -> writeBytes(columns[c], rows, count, ascending, isNull, data, starts);
-                case DECIMAL -> {
-                    decimals(columns[c], rows, count, isNull, precisions[c], scales[c]);
-                    Heap.writeDecimals(data, starts, cursors, count, isNull, first, second, slots);
+            } else {
+                written = false;
+                switch (kind) {
+                    case BYTES -> writeBytes(columns[c], rows, count, ascending, isNull, data, starts);
+                    case DECIMAL -> {
+                        decimals(columns[c], rows, count, isNull, precisions[c], scales[c]);
+                        Heap.writeDecimals(data, starts, cursors, count, isNull, first, second, slots);
+                    }
+                    case TIMESTAMP -> {
+                        timestamps(columns[c], rows, count, isNull, precisions[c]);
+                        Heap.writeTimestamps(data, starts, cursors, count, isNull, first, second, slots);
+                    }
+                    default -> fillSlots(kind, columns[c], rows, count, isNull, precisions[c], scales[c]);
                 }
-                case TIMESTAMP -> {
-                    timestamps(columns[c], rows, count, isNull, precisions[c]);
-                    Heap.writeTimestamps(data, starts, cursors, count, isNull, first, second, slots);
-                }
-                default -> fillSlots(kind, columns[c], rows, count, isNull, precisions[c], scales[c]);
             }
-            Heap.scatter(data, starts, count, slot, nullByte, nullMask, isNull, slots);
+            if (!written) {
+                Heap.scatter(data, starts, count, slot, nullByte, nullMask, isNull, slots);
+            }
         }
         into.filled(count);
     }
@@ -341,18 +343,20 @@ public final class BinaryRowTransposer {
     }
 
     /**
-     * The strings of consecutive rows whose offsets are in {@code offsets}, written with their
-     * slots and null bits, if their bytes (one range of the data buffer) are short enough per row
-     * to be copied to the heap at once; false, and nothing written, otherwise.
+     * The strings of consecutive rows whose offsets are in {@code offsets}. Their bytes are one
+     * range of the data buffer: when short enough per row it is copied to the heap at once and the
+     * strings are written with their slots and null bits (true); otherwise each is copied from
+     * the buffer and the slots are left in {@link #slots} for the scatter (false).
      */
-    private boolean writeConsecutiveStrings(ValueVectors.VariableBytes v, int[] offsets, int count, boolean[] isNull,
-            byte[] data, int[] starts, int slot, int nullByte, int nullMask) {
-        if (!copySpanToHeap(v, offsets[0], offsets[count], count)) {
-            return false;
+    private boolean writeConsecutiveStrings(ValueVectors.VariableBytes v, int[] rows, int[] offsets, int count,
+            boolean[] isNull, byte[] data, int[] starts, int slot, int nullByte, int nullMask) {
+        if (copySpanToHeap(v, offsets[0], offsets[count], count)) {
+            Heap.writeStrings(offsets, heapStrings, offsets[0], count, isNull, data, starts, cursors, slot, nullByte,
+                    nullMask);
+            return true;
         }
-        Heap.writeStrings(offsets, heapStrings, offsets[0], count, isNull, data, starts, cursors, slot, nullByte,
-                nullMask);
-        return true;
+        Native.copyStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors, slots);
+        return false;
     }
 
     /**
@@ -527,8 +531,7 @@ public final class BinaryRowTransposer {
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
                 if (isNull[k]) {
-                    rowData[at + nullByte] |= (byte) nullMask;
-                    LONGS.set(rowData, at + slot, 0L);
+                    Heap.setNull(rowData, at, slot, nullByte, nullMask);
                 } else {
                     LONGS.set(rowData, at + slot, values.getAtIndex(LONG, offset + rows[k]));
                 }
@@ -546,8 +549,7 @@ public final class BinaryRowTransposer {
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
                 if (isNull[k]) {
-                    rowData[at + nullByte] |= (byte) nullMask;
-                    LONGS.set(rowData, at + slot, 0L);
+                    Heap.setNull(rowData, at, slot, nullByte, nullMask);
                     continue;
                 }
                 long v = values.getAtIndex(LONG, offset + rows[k]);
@@ -703,8 +705,7 @@ public final class BinaryRowTransposer {
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
                 if (isNull[k]) {
-                    rowData[at + nullByte] |= (byte) nullMask;
-                    LONGS.set(rowData, at + slot, 0L);
+                    Heap.setNull(rowData, at, slot, nullByte, nullMask);
                 } else {
                     int start = offsets[k];
                     LONGS.set(rowData, at + slot, copy(heapData, start - base, offsets[k + 1] - start, rowData, at,
@@ -744,12 +745,17 @@ public final class BinaryRowTransposer {
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
                 if (isNull[k]) {
-                    data[at + nullByte] |= (byte) nullMask;
-                    LONGS.set(data, at + slot, 0L);
+                    setNull(data, at, slot, nullByte, nullMask);
                 } else {
                     LONGS.set(data, at + slot, slots[k]);
                 }
             }
+        }
+
+        /** Marks a row's field null: its bit set, its slot zero. */
+        static void setNull(byte[] data, int rowStart, int slot, int nullByte, int nullMask) {
+            data[rowStart + nullByte] |= (byte) nullMask;
+            LONGS.set(data, rowStart + slot, 0L);
         }
 
         static void addSizes(boolean[] isNull, int count, int size, long[] sizes) {
