@@ -108,27 +108,24 @@ final class ArenaShare {
         arena.close();
         RuntimeException failure = null;
         for (Runnable release : releases) {
-            try {
-                release.run();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+            failure = run(release, failure);
         }
-        try {
-            onEnd.run();
-        } catch (RuntimeException e) {
-            if (failure == null) {
-                failure = e;
-            } else {
-                failure.addSuppressed(e);
-            }
-        }
+        failure = run(onEnd, failure);
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /** Runs {@code action}; returns the first failure so far, a later one suppressed in it. */
+    private static RuntimeException run(Runnable action, RuntimeException failure) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                return e;
+            }
+            failure.addSuppressed(e);
+        }
+        return failure;
     }
 }
