@@ -250,6 +250,19 @@ pub(crate) fn out_param<T>(ptr: *mut T, name: &str) -> Result<*mut T> {
     Ok(ptr)
 }
 
+/// Frees a handle the library boxed and handed out (the `*_close`, `*_free`
+/// and `*_release` functions); NULL is a no-op.
+///
+/// # Safety
+/// `handle` is NULL or came from `Box::into_raw` of a `Box<T>`, and the caller
+/// never uses it again.
+pub(crate) unsafe fn free_handle<T>(handle: *mut T) {
+    if !handle.is_null() {
+        // SAFETY: per the caller: a Box from Box::into_raw, freed once.
+        drop(unsafe { Box::from_raw(handle) });
+    }
+}
+
 /// Writes a checked out-parameter; only called once the export has succeeded.
 ///
 /// # Safety

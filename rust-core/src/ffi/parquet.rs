@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::arrow::{ArrowArray, ArrowSchema};
-use super::{guard, guard_infallible, input_slice, out_param, write_out, IsthmusError};
+use super::{free_handle, guard, guard_infallible, input_slice, out_param, write_out, IsthmusError};
 use crate::arrow::export::{export, export_array, export_schema};
 use crate::arrow::import::read_schema;
 use crate::arrow::pool::BufferPool;
@@ -264,12 +264,8 @@ pub unsafe extern "C" fn isthmus_file_open_footer(
 /// `file` is NULL or a handle from this module, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn isthmus_file_close(file: *mut IsthmusFile) {
-    guard_infallible((), || {
-        if !file.is_null() {
-            // SAFETY: per the caller: a Box from Box::into_raw, closed once.
-            drop(unsafe { Box::from_raw(file) });
-        }
-    })
+    // SAFETY: per this function's contract (above).
+    guard_infallible((), || unsafe { free_handle(file) })
 }
 
 /// # Safety
@@ -657,12 +653,8 @@ pub unsafe extern "C" fn isthmus_scan_hold_memory(
 /// `memory` is NULL or from `isthmus_scan_hold_memory`, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn isthmus_scan_memory_release(memory: *mut IsthmusScanMemory) {
-    guard_infallible((), || {
-        if !memory.is_null() {
-            // SAFETY: per the caller: a Box from Box::into_raw, released once.
-            drop(unsafe { Box::from_raw(memory) });
-        }
-    })
+    // SAFETY: per this function's contract (above).
+    guard_infallible((), || unsafe { free_handle(memory) })
 }
 
 /// Runs `body` with exclusive use of the scan, or fails if another call has it.
@@ -759,12 +751,8 @@ pub unsafe extern "C" fn isthmus_scan_ranges(
 /// `scan` is NULL or a scan from this module, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn isthmus_scan_close(scan: *mut IsthmusScan) {
-    guard_infallible((), || {
-        if !scan.is_null() {
-            // SAFETY: per the caller: a Box from Box::into_raw, closed once.
-            drop(unsafe { Box::from_raw(scan) });
-        }
-    })
+    // SAFETY: per this function's contract (above).
+    guard_infallible((), || unsafe { free_handle(scan) })
 }
 
 /// Files are shared by threads (the header lets any thread call the file

@@ -11,7 +11,7 @@ use std::ptr;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use super::arrow::{ArrowArray, ArrowSchema};
-use super::{guard, guard_infallible, out_param, write_out, IsthmusError};
+use super::{free_handle, guard, guard_infallible, out_param, write_out, IsthmusError};
 use crate::arrow::import::{import_array, read_schema};
 use crate::arrow::{DataType, Field};
 use crate::error::{Error, Result};
@@ -451,10 +451,6 @@ pub unsafe extern "C" fn isthmus_write_result_column_bounds(
 /// See `isthmus_write_result_free` in the header.
 #[no_mangle]
 pub unsafe extern "C" fn isthmus_write_result_free(result: *mut IsthmusWriteResult) {
-    guard_infallible((), || {
-        if !result.is_null() {
-            // SAFETY: a handle from close, freed once per the header.
-            drop(unsafe { Box::from_raw(result) });
-        }
-    })
+    // SAFETY: per this function's contract (above).
+    guard_infallible((), || unsafe { free_handle(result) })
 }
