@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.apache.flink.core.memory.DataInputViewStreamWrapper;
 import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
 import org.apache.flink.table.data.DecimalData;
@@ -93,6 +94,15 @@ class BinaryRowTransposerTest {
         "ts6", "ts9", "ltz3", "ltz6", "ltz9", "str", "str_nn", "chr", "bin", "fixed16", "fixed5"
     });
 
+    /** The fields of {@link #FLAT} the generated row writers take: all but wide decimals and fixed-width bytes. */
+    static final RowType GENERATED = new RowType(FLAT.getFields().stream()
+            .filter(f -> !List.of("dec19", "dec38", "fixed16", "fixed5").contains(f.getName())).toList());
+
+    /** The fields of {@link #FLAT} written from their slots alone. */
+    static final RowType SLOTS = new RowType(FLAT.getFields().stream()
+            .filter(f -> List.of("bool", "i8", "i16", "i32", "i64", "f32", "f64", "dec9", "dec18", "date", "time", "ts3",
+                    "ltz3").contains(f.getName())).toList());
+
     private final MemoryTracker tracker = MemoryTracker.root().child("BinaryRowTransposerTest");
 
     @AfterEach
@@ -129,6 +139,11 @@ class BinaryRowTransposerTest {
         byte[] bytes = new byte[row.getSizeInBytes()];
         row.getSegments()[0].get(row.getOffset(), bytes);
         return HexFormat.ofDelimiter(" ").formatHex(bytes);
+    }
+
+    /** Rows {@code from..from + count)}. */
+    private static int[] run(int from, int count) {
+        return IntStream.range(from, from + count).toArray();
     }
 
     /** A random subset of {@code 0..rows)} in random order, some rows more than once. */
@@ -191,6 +206,82 @@ class BinaryRowTransposerTest {
         }
     }
 
+    /**
+     * Consecutive rows of columns the generated writers take are written by the writer of their
+     * shape (one per mix of fields with and without nulls), to the same bytes; other selections
+     * take the column passes.
+     */
+    @ParameterizedTest
+    @ValueSource(doubles = {0.0, 0.2})
+    void generatedWritersTransposeConsecutiveRowsAsFlinksWriterWritesThem(double nulls) {
+        List<GenericRowData> rows = new RandomRows(14, nulls).rows(GENERATED, 1_500);
+        try (ArrowColumnarBatch arrow = NativeRoundTrip.batch(rows, GENERATED, tracker)) {
+            ColumnVector[] columns = arrow.batch().columns;
+            assertTrue(Arrays.stream(columns).anyMatch(c -> ((ValidityVector) c).validity == null),
+                    "a column without a validity buffer, written without null checks");
+            if (nulls > 0) {
+                assertTrue(Arrays.stream(columns).anyMatch(c -> ((ValidityVector) c).validity != null),
+                        "a column with nulls");
+            }
+            BinaryRowTransposer transposer = new BinaryRowTransposer(GENERATED);
+            BinaryRows into = new BinaryRows();
+            transposer.transpose(columns, null, rows.size(), into);
+            assertTransposed(arrow.batch(), null, rows.size(), rows, GENERATED, into, "every row");
+            transposer.transpose(columns, run(300, 1_024), 1_024, into);
+            assertTransposed(arrow.batch(), run(300, 1_024), 1_024, rows, GENERATED, into, "a run of rows");
+            assertEquals(2, transposer.generatedBatches(), "batches written by the generated writer");
+
+            transposer.transpose(columns, new int[] {300, 302}, 2, into);
+            assertTransposed(arrow.batch(), new int[] {300, 302}, 2, rows, GENERATED, into, "rows with a gap");
+            assertEquals(2, transposer.generatedBatches(), "a gap takes the column passes");
+        }
+    }
+
+    /**
+     * Columns the generated writers do not take send the whole batch to the column passes: wide
+     * decimals and fixed-width bytes, strings of more than 128 bytes a row, rows of more than 128
+     * fields.
+     */
+    @Test
+    void batchesTheGeneratedWritersDoNotTakeGoColumnByColumn() {
+        List<GenericRowData> rows = new RandomRows(15, 0.2).rows(FLAT, 500);
+        try (ArrowColumnarBatch arrow = NativeRoundTrip.batch(rows, FLAT, tracker)) {
+            BinaryRowTransposer transposer = new BinaryRowTransposer(FLAT);
+            BinaryRows into = new BinaryRows();
+            transposer.transpose(arrow.batch().columns, null, rows.size(), into);
+            assertTransposed(arrow.batch(), null, rows.size(), rows, FLAT, into, "wide decimals");
+            assertEquals(0, transposer.generatedBatches());
+        }
+
+        RowType text = RowType.of(new VarCharType(VarCharType.MAX_LENGTH));
+        for (int length : new int[] {100, 200}) {
+            List<GenericRowData> strings = IntStream.range(0, 300)
+                    .mapToObj(i -> GenericRowData.of(StringData.fromString("x".repeat(length)))).toList();
+            try (ArrowColumnarBatch arrow = NativeRoundTrip.batch(strings, text, tracker)) {
+                BinaryRowTransposer transposer = new BinaryRowTransposer(text);
+                BinaryRows into = new BinaryRows();
+                transposer.transpose(arrow.batch().columns, null, strings.size(), into);
+                assertTransposed(arrow.batch(), null, strings.size(), strings, text, into, length + "-byte strings");
+                assertEquals(length <= 128 ? 1 : 0, transposer.generatedBatches(), length + "-byte strings");
+            }
+        }
+
+        for (int arity : new int[] {RowWriterGenerator.MAX_FIELDS, RowWriterGenerator.MAX_FIELDS + 1}) {
+            LogicalType[] types = new LogicalType[arity];
+            Arrays.fill(types, new BigIntType());
+            RowType wide = RowType.of(types);
+            List<GenericRowData> wideRows = new RandomRows(16, 0.1).rows(wide, 100);
+            try (ArrowColumnarBatch arrow = NativeRoundTrip.batch(wideRows, wide, tracker)) {
+                BinaryRowTransposer transposer = new BinaryRowTransposer(wide);
+                BinaryRows into = new BinaryRows();
+                transposer.transpose(arrow.batch().columns, null, wideRows.size(), into);
+                assertTransposed(arrow.batch(), null, wideRows.size(), wideRows, wide, into, arity + " fields");
+                assertEquals(arity <= RowWriterGenerator.MAX_FIELDS ? 1 : 0, transposer.generatedBatches(),
+                        arity + " fields");
+            }
+        }
+    }
+
     /** Each column writes only its own slot and variable part, so the columns' order must not matter. */
     @Test
     void eachTypeAloneTransposesAsFlinksWriterWritesIt() {
@@ -222,20 +313,23 @@ class BinaryRowTransposerTest {
      * The array is reused from batch to batch: bytes left by a larger batch (here, garbage) must
      * not show through the padding, null slots or null bits of the next.
      */
-    @Test
-    void aReusedBufferHoldsExactlyTheNewRows() {
-        List<GenericRowData> large = new RandomRows(8, 0.0).rows(FLAT, 900);
-        List<GenericRowData> small = new RandomRows(9, 0.5).rows(FLAT, 400);
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aReusedBufferHoldsExactlyTheNewRows(boolean generated) {
+        RowType type = generated ? GENERATED : FLAT;
+        List<GenericRowData> large = new RandomRows(8, 0.0).rows(type, 900);
+        List<GenericRowData> small = new RandomRows(9, 0.5).rows(type, 400);
         BinaryRows into = new BinaryRows();
-        BinaryRowTransposer transposer = new BinaryRowTransposer(FLAT);
-        try (ArrowColumnarBatch first = NativeRoundTrip.batch(large, FLAT, tracker);
-                ArrowColumnarBatch second = NativeRoundTrip.batch(small, FLAT, tracker)) {
+        BinaryRowTransposer transposer = new BinaryRowTransposer(type);
+        try (ArrowColumnarBatch first = NativeRoundTrip.batch(large, type, tracker);
+                ArrowColumnarBatch second = NativeRoundTrip.batch(small, type, tracker)) {
             transposer.transpose(first.batch().columns, null, large.size(), into);
             int capacity = into.capacityInBytes();
             Arrays.fill(into.dataFor(capacity), (byte) 0xA5);
             transposer.transpose(second.batch().columns, null, small.size(), into);
             assertEquals(capacity, into.capacityInBytes(), "the smaller batch fits the same array");
-            assertTransposed(second.batch(), null, small.size(), small, FLAT, into, "second batch");
+            assertTransposed(second.batch(), null, small.size(), small, type, into, "second batch");
+            assertEquals(generated ? 2 : 0, transposer.generatedBatches(), "batches written by the generated writer");
         }
     }
 
@@ -286,6 +380,26 @@ class BinaryRowTransposerTest {
         SplittableRandom random = new SplittableRandom(seed);
         assertTransposedAsFlink(batch, randomSelection(random, rows.size(), 99), 99, rows, FLAT, new BinaryRows(),
                 "value vectors, selected");
+
+        // Fields written from their slots alone take the generated writers through the same interfaces.
+        ColumnVector[] slotColumns = new ColumnVector[SLOTS.getFieldCount()];
+        for (int c = 0; c < slotColumns.length; c++) {
+            slotColumns[c] = columns[FLAT.getFieldNames().indexOf(SLOTS.getFieldNames().get(c))];
+        }
+        VectorizedColumnBatch slotBatch = new VectorizedColumnBatch(slotColumns);
+        slotBatch.setNumRows(rows.size());
+        List<GenericRowData> slotRows = rows.stream().map(r -> {
+            GenericRowData row = new GenericRowData(slotColumns.length);
+            for (int c = 0; c < slotColumns.length; c++) {
+                row.setField(c, r.getField(FLAT.getFieldNames().indexOf(SLOTS.getFieldNames().get(c))));
+            }
+            return row;
+        }).toList();
+        BinaryRowTransposer transposer = new BinaryRowTransposer(SLOTS);
+        BinaryRows into = new BinaryRows();
+        transposer.transpose(slotBatch.columns, null, rows.size(), into);
+        assertTransposed(slotBatch, null, rows.size(), slotRows, SLOTS, into, "value vectors of slot fields");
+        assertEquals(1, transposer.generatedBatches(), "batches written by the generated writer");
     }
 
     @Test
