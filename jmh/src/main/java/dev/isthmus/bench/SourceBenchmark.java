@@ -43,12 +43,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * columnar rows (the default) or binary rows. One job per operation on a MiniCluster that lives
  * for the trial, so job submission and scheduling are paid alike by both legs. The count (and the
  * checksum, against the trial's first job) is checked after every job.
+ *
+ * <p>Ten warm-up jobs and fifteen measured ones: each job runs Flink's submission and scheduling
+ * code once, which the JIT is still compiling (10-20% of the samples in perf profiles of the
+ * native leg after thirty jobs), and with three warm-up jobs the first measured ones of a leg ran
+ * up to a quarter slower than the rest; single jobs on two cores swing by as much, so medians of
+ * fifteen.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3)
-@Measurement(iterations = 7)
+@Warmup(iterations = 10)
+@Measurement(iterations = 15)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
         "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g"})
 public class SourceBenchmark {
