@@ -117,8 +117,9 @@ public final class BinaryRowTransposer {
      */
     private final HeapColumns heap;
     private boolean[] offsetsCopied;
-    /** The generated writer of the last batch's shape, {@code null} if it had none. */
+    /** Per field, its {@link RowWriterGenerator} code in the batch being transposed. */
     private final int[] codes;
+    /** The codes of the last batch the generated writers were asked for, and their writer ({@code null}: none). */
     private int[] lastCodes;
     private RowWriter lastWriter;
     private long generatedBatches;
