@@ -33,14 +33,18 @@ import org.apache.iceberg.parquet.Parquet;
  */
 final class BidsTable {
     static final int FILES = 8;
-    private static final Namespace NAMESPACE = Namespace.of("bench");
+    static final Namespace NAMESPACE = Namespace.of("bench");
 
     private BidsTable() {}
 
+    /** The Hadoop catalog's warehouse the tables live in. */
+    static Path warehouse() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "isthmus-bench", "warehouse");
+    }
+
     /** A loader of the table of {@code rows} bids, created now if it does not exist yet. */
     static TableLoader ensure(long rows) {
-        Path warehouse = Path.of(System.getProperty("java.io.tmpdir"), "isthmus-bench", "warehouse");
-        Map<String, String> properties = Map.of("warehouse", warehouse.toUri().toString());
+        Map<String, String> properties = Map.of("warehouse", warehouse().toUri().toString());
         CatalogLoader catalogLoader = CatalogLoader.hadoop("bench", new Configuration(), properties);
         TableIdentifier id = TableIdentifier.of(NAMESPACE, "bids_" + rows);
         try (HadoopCatalog catalog = (HadoopCatalog) catalogLoader.loadCatalog()) {
