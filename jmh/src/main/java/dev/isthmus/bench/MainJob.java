@@ -18,10 +18,8 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -105,7 +103,7 @@ public final class MainJob {
                 Map.of("warehouse", options.warehouse().toUri().toString()));
         long expected = NexmarkBidRows.checksum(options.rows(), options.seed());
         List<List<Step>> rounds = new ArrayList<>();
-        try (MiniCluster cluster = startCluster(options.parallelism())) {
+        try (MiniCluster cluster = MiniClusters.start(options.parallelism())) {
             // A smaller untimed round first, so that neither side pays for the JIT's warm-up.
             Options warmUp = options.withRows(Math.min(options.rows(), WARM_UP_ROWS));
             System.out.printf(Locale.ROOT, "warm-up round, %,d bids:%n", warmUp.rows());
@@ -171,16 +169,6 @@ public final class MainJob {
         TableLoader loader = TableLoader.fromCatalog(catalogLoader, id);
         loader.open();
         return loader;
-    }
-
-    private static MiniCluster startCluster(int slots) throws Exception {
-        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(new Configuration())
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(slots)
-                .build());
-        cluster.start();
-        return cluster;
     }
 
     /**

@@ -9,9 +9,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
@@ -89,12 +87,7 @@ public class SourceBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         table = BidsTable.ensure(rows);
-        cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(new Configuration())
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(2)
-                .build());
-        cluster.start();
+        cluster = MiniClusters.start(2);
     }
 
     @TearDown(Level.Trial)

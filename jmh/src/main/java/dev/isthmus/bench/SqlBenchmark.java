@@ -3,9 +3,7 @@ package dev.isthmus.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -63,12 +61,7 @@ public class SqlBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         BidsTable.ensure(rows).close();
-        cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(new Configuration())
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(2)
-                .build());
-        cluster.start();
+        cluster = MiniClusters.start(2);
         StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, parallelism);
         sql = StreamTableEnvironment.create(env, EnvironmentSettings.inBatchMode());
         String warehouse = BidsTable.warehouse().toUri().toString();
