@@ -90,10 +90,6 @@ public final class BinaryRowTransposer {
             return this == DECIMAL || this == TIMESTAMP || this == BYTES;
         }
 
-        /** Whether values of this kind are all in their slot. */
-        boolean slot() {
-            return !variable();
-        }
     }
 
     private final Kind[] kinds;
@@ -111,12 +107,10 @@ public final class BinaryRowTransposer {
     private long[] first;
     private long[] second;
     /**
-     * Per column, the rows' null flags, and heap copies of their values: string offsets and bytes
-     * (consecutive rows of a plain string column: copied once, so that the size and copy passes
-     * read plain arrays) and, for the generated writers, slots and timestamps.
+     * Per column, the rows' null flags, the string bytes copied to the heap, and for the generated
+     * writers the other heap copies (slots, timestamps, string offsets: allocated when first used).
      */
     private final HeapColumns heap;
-    private boolean[] offsetsCopied;
     /** Per field, its {@link RowWriterGenerator} code in the batch being transposed. */
     private final int[] codes;
     /** The codes of the last batch the generated writers were asked for, and their writer ({@code null}: none). */
@@ -197,7 +191,6 @@ public final class BinaryRowTransposer {
             return;
         }
         boolean ascending = consecutive || selection == null || Heap.ascending(selection, count);
-        Arrays.fill(offsetsCopied, false);
 
         // First the variable part of every row, which places the rows.
         long[] sizes = variableSizes;
@@ -205,14 +198,7 @@ public final class BinaryRowTransposer {
         for (int c = 0; c < kinds.length; c++) {
             if (kinds[c].variable()) {
                 boolean[] isNull = markNulls(c, columns[c], rows, count);
-                if (consecutive && columns[c] instanceof ValueVectors.VariableBytes v && !v.large) {
-                    int[] offsets = heap.offsets[c];
-                    MemorySegment.copy(v.offsets, INT, (v.offset + rows[0]) * Integer.BYTES, offsets, 0, count + 1);
-                    offsetsCopied[c] = true;
-                    Heap.addStringSizes(offsets, count, isNull, sizes);
-                } else {
-                    addVariableSizes(kinds[c], columns[c], rows, count, isNull, sizes);
-                }
+                addVariableSizes(kinds[c], columns[c], rows, count, isNull, sizes);
             }
         }
         int[] starts = into.startsFor(count);
@@ -241,10 +227,7 @@ public final class BinaryRowTransposer {
             // The commonest columns write their slots (and null bits) straight into the rows; the
             // others fill the scratch slots, scattered into the rows after.
             boolean written = true;
-            if (kind == Kind.BYTES && offsetsCopied[c]) {
-                written = writeConsecutiveStrings(c, (ValueVectors.VariableBytes) columns[c], rows, heap.offsets[c], count,
-                        isNull, data, starts, slot, nullByte, nullMask);
-            } else if (kind == Kind.LONG && columns[c] instanceof PrimitiveVectors.Longs v) {
+            if (kind == Kind.LONG && columns[c] instanceof PrimitiveVectors.Longs v) {
                 Native.writeLongs(v.values, v.offset, rows, count, isNull, data, starts, slot, nullByte, nullMask);
             } else if (kind == Kind.TIMESTAMP && columns[c] instanceof ValueVectors.Timestamps v) {
                 Native.writeTimestamps(v.values, v.offset, v.unit, rows, count, isNull, data, starts, cursors, slot,
@@ -347,15 +330,24 @@ public final class BinaryRowTransposer {
     /** Column {@code c}'s consecutive rows {@code rows[0]..} into {@link #heap}, as its code in {@link #codes} reads them. */
     private void copyToHeap(int c, ColumnVector column, int[] rows, int count) {
         Kind kind = kinds[c];
-        boolean[] isNull = (codes[c] & RowWriterGenerator.NULLABLE) != 0 || kind.slot()
+        // Slot fields' copies skip null rows, so those need their flags even when coded non-null.
+        boolean[] isNull = (codes[c] & RowWriterGenerator.NULLABLE) != 0 || !kind.variable()
                 ? markNulls(c, column, rows, count) : null;
+        if (column instanceof ValueVectors.VariableBytes v) {
+            if (heap.offsets[c] == null) {
+                heap.offsets[c] = new int[capacity + 1];
+            }
+            int[] offsets = heap.offsets[c];
+            MemorySegment.copy(v.offsets, INT, (v.offset + rows[0]) * Integer.BYTES, offsets, 0, count + 1);
+            // The span fits: transposeGenerated checked these offsets.
+            copySpanToHeap(c, v, offsets[0], offsets[count], count);
+            return;
+        }
+        if (heap.values[c] == null) {
+            heap.values[c] = new long[capacity];
+        }
         long[] values = heap.values[c];
         switch (column) {
-            case ValueVectors.VariableBytes v -> {
-                MemorySegment.copy(v.offsets, INT, (v.offset + rows[0]) * Integer.BYTES, heap.offsets[c], 0, count + 1);
-                // The span fits: transposeGenerated checked these offsets.
-                copySpanToHeap(c, v, heap.offsets[c][0], heap.offsets[c][count], count);
-            }
             case ValueVectors.Timestamps t when kind == Kind.TIMESTAMP ->
                     MemorySegment.copy(t.values, LONG, (t.offset + rows[0]) * Long.BYTES, values, 0, count);
             case PrimitiveVectors.Longs v when kind == Kind.LONG ->
@@ -377,13 +369,10 @@ public final class BinaryRowTransposer {
         }
         for (int c = 0; c < kinds.length; c++) {
             heap.nulls[c] = new boolean[n];
-            if (kinds[c] == Kind.BYTES) {
-                heap.offsets[c] = new int[n + 1];
-            } else if (kinds[c] != Kind.DECIMAL) {
-                heap.values[c] = new long[n];
-            }
+            // The generated writers' copies, allocated at this capacity when first used.
+            heap.values[c] = null;
+            heap.offsets[c] = null;
         }
-        offsetsCopied = new boolean[kinds.length];
         variableSizes = new long[n];
         cursors = new int[n];
         entries = new int[n];
@@ -466,23 +455,6 @@ public final class BinaryRowTransposer {
                 }
             }
         }
-    }
-
-    /**
-     * The strings of consecutive rows whose offsets are in {@code offsets}. Their bytes are one
-     * range of the data buffer: when short enough per row it is copied to the heap at once and the
-     * strings are written with their slots and null bits (true); otherwise each is copied from
-     * the buffer and the slots are left in {@link #slots} for the scatter (false).
-     */
-    private boolean writeConsecutiveStrings(int c, ValueVectors.VariableBytes v, int[] rows, int[] offsets, int count,
-            boolean[] isNull, byte[] data, int[] starts, int slot, int nullByte, int nullMask) {
-        if (copySpanToHeap(c, v, offsets[0], offsets[count], count)) {
-            Heap.writeStrings(offsets, heap.spans[c], offsets[0], count, isNull, data, starts, cursors, slot, nullByte,
-                    nullMask);
-            return true;
-        }
-        Native.copyStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors, slots);
-        return false;
     }
 
     /**
@@ -818,34 +790,6 @@ public final class BinaryRowTransposer {
     /** Writes of the rows' heap array, and reads through Flink's vector interfaces. */
     private static final class Heap {
         private Heap() {}
-
-        /** As {@code Native.addStringSizes}, from offsets copied to the heap. */
-        static void addStringSizes(int[] offsets, int count, boolean[] isNull, long[] sizes) {
-            for (int k = 0; k < count; k++) {
-                int length = offsets[k + 1] - offsets[k];
-                if (!isNull[k] && length > 7) {
-                    sizes[k] += roundToWord(length);
-                }
-            }
-        }
-
-        /**
-         * Strings {@code k} of {@code heapData}, a copy of the data buffer from byte {@code base}
-         * on, into the rows with their slots at {@code slot} and their null bits.
-         */
-        static void writeStrings(int[] offsets, byte[] heapData, int base, int count, boolean[] isNull,
-                byte[] rowData, int[] starts, int[] cursors, int slot, int nullByte, int nullMask) {
-            for (int k = 0; k < count; k++) {
-                int at = starts[k];
-                if (isNull[k]) {
-                    RowFields.setNull(rowData, at, slot, nullByte, nullMask);
-                } else {
-                    int start = offsets[k];
-                    LONGS.set(rowData, at + slot, copy(heapData, start - base, offsets[k + 1] - start, rowData, at,
-                            cursors, k));
-                }
-            }
-        }
 
         static boolean consecutive(int[] rows, int count) {
             for (int k = 1; k < count; k++) {

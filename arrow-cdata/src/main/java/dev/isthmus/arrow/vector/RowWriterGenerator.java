@@ -97,6 +97,8 @@ final class RowWriterGenerator {
 
     private static RowWriter define(int[] codes) {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
+        // Stack maps are computed from this package's classes as this class's loader sees them
+        // (a Flink job's user-code loader, say), not the system loader the default would ask.
         byte[] bytes = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
                         ClassHierarchyResolver.ofClassLoading(lookup)))
                 .build(SELF, type -> type
