@@ -62,12 +62,12 @@ public final class NativeSourceCounters {
         return BINARY_BATCHES.get();
     }
 
-    /** Rows emitted by native tasks. */
     /** Of the binary batches, those the fetcher thread transposed (the task thread transposed the rest). */
     public static long fetcherTransposedBatches() {
         return FETCHER_TRANSPOSED_BATCHES.get();
     }
 
+    /** Rows emitted by native tasks. */
     public static long rows() {
         return ROWS.get();
     }
