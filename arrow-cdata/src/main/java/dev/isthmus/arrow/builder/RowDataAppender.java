@@ -2,6 +2,7 @@ package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.TypeMapping;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -22,11 +23,13 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>Not thread-safe.
  */
 public final class RowDataAppender implements AutoCloseable {
+    private final RowType rowType;
     private final ArrowField field;
     private final StructBuilder batch;
     private final FieldWriter[] writers;
 
     public RowDataAppender(RowType rowType, BufferAllocator allocator) {
+        this.rowType = rowType;
         // The batch itself is never null: only its fields can be.
         this.field = TypeMapping.toArrow("", rowType.copy(false));
         this.batch = (StructBuilder) ArrowBuilder.forField(field, allocator);
@@ -64,15 +67,35 @@ public final class RowDataAppender implements AutoCloseable {
         } catch (Error e) {
             batch.truncate(rowIndex);
             throw e;
+        } catch (IllegalArgumentException e) {
+            batch.truncate(rowIndex);
+            // The builders' own messages name the full path.
+            throw new IllegalArgumentException("cannot append row " + rowIndex + " of the batch: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             batch.truncate(rowIndex);
-            // The builders' own messages name the full path; anything else (a generic row holding
-            // the wrong class, say) gets the top-level field it came from.
-            String where = e instanceof IllegalArgumentException || fieldIndex < 0 || fieldIndex >= writers.length
-                    ? "" : "field '" + field.child(fieldIndex).name() + "': ";
-            throw new IllegalArgumentException("cannot append row " + rowIndex + " of the batch: " + where
-                    + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot append row " + rowIndex + " of the batch: "
+                    + unreadable(row, fieldIndex, e), e);
         }
+    }
+
+    /**
+     * Says why a field could not be read (a generic row holding the wrong class, say) from what the
+     * appender knows, never from the exception's message alone: the JIT may throw a hot
+     * {@code ClassCastException} without one.
+     */
+    private String unreadable(RowData row, int fieldIndex, RuntimeException e) {
+        String cause = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        if (fieldIndex < 0 || fieldIndex >= writers.length) {
+            return cause;
+        }
+        String expected = "field '" + field.child(fieldIndex).name() + "' of type " + rowType.getTypeAt(fieldIndex)
+                + " could not be read";
+        if (row instanceof GenericRowData generic) {
+            Object value = generic.getField(fieldIndex);
+            return expected + ": the row holds " + (value == null ? "null" : "a " + value.getClass().getName())
+                    + " there (" + cause + ")";
+        }
+        return expected + " from a " + row.getClass().getName() + " (" + cause + ")";
     }
 
     /**

@@ -231,11 +231,32 @@ class RowDataAppenderTest extends BuilderTestSupport {
     }
 
     @Test
-    void aGenericRowHoldingTheWrongClassNamesTheTopLevelField() {
+    void aGenericRowHoldingTheWrongClassNamesTheFieldItsTypeAndTheClassHeld() {
         try (RowDataAppender appender = new RowDataAppender(ORDER, allocator)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> appender.append(GenericRowData.of(1L, 42, null, null, null, null)));
-            assertTrue(e.getMessage().startsWith("cannot append row 0 of the batch: field 'note': "), e.getMessage());
+            assertTrue(e.getMessage().startsWith("cannot append row 0 of the batch: field 'note' of type STRING could"
+                    + " not be read: the row holds a java.lang.Integer there (ClassCastException"), e.getMessage());
+            assertEquals(0, appender.rowCount());
+        }
+    }
+
+    /** A hot ClassCastException may come without a message; the appender's own words must remain. */
+    @Test
+    void aFieldThatFailsWithoutAMessageIsStillNamedWithItsTypeAndRowClass() {
+        RowType type = RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"name"});
+        RowData row = (RowData) java.lang.reflect.Proxy.newProxyInstance(RowData.class.getClassLoader(),
+                new Class<?>[] {RowData.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "getArity" -> 1;
+                    case "isNullAt" -> false;
+                    case "getString" -> throw new ClassCastException();
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> appender.append(row));
+            assertEquals("cannot append row 0 of the batch: field 'name' of type STRING could not be read from a "
+                    + row.getClass().getName() + " (ClassCastException)", e.getMessage());
+            assertEquals(0, appender.rowCount());
         }
     }
 

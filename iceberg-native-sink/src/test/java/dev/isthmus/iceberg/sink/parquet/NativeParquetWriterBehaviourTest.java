@@ -272,6 +272,12 @@ class NativeParquetWriterBehaviourTest {
     }
 
     @Test
+    void aValueOfTheWrongClassFailsTheWriterNamingTheColumnItsTypeAndTheClass() {
+        assertFailsLeavingNoFile(GenericRowData.of(1L, 2, 3L, null, null, TimestampData.fromEpochMillis(0), null),
+                "'bidder' of type BIGINT", "java.lang.Integer");
+    }
+
+    @Test
     void aRowOfTheWrongArityFailsTheWriter() {
         assertFailsLeavingNoFile(GenericRowData.of(1L, 2L, 3L), "3 fields", "7");
     }
