@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 source ci/env.sh
 name="${1:?usage: ci/bench.sh NAME [JMH arguments]}"
 shift
-mvn -B -ntp -q -DskipTests package
+mvn -B -ntp -q -Pbench -DskipTests package
 out="docs/benchmarks/$(date -u +%Y-%m-%d)-$name.json"
 # shellcheck disable=SC2086
 java $ISTHMUS_JVM_FLAGS -jar jmh/target/benchmarks.jar -rf json -rff "$out" "$@"

@@ -9,7 +9,7 @@ source ci/env.sh
 if [ "${ISTHMUS_SKIP_BUILD:-0}" != "1" ]; then
     echo "building (tests skipped) ..."
     log=$(mktemp)
-    if ! mvn -B -ntp -DskipTests package >"$log" 2>&1; then
+    if ! mvn -B -ntp -Pbench -DskipTests package >"$log" 2>&1; then
         cat "$log"
         exit 1
     fi

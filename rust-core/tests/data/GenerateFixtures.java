@@ -46,7 +46,8 @@ import org.apache.iceberg.types.Types;
  * </ul>
  *
  * <p>The files of one schema hold the same rows (same seed) written with different table
- * properties, so they share one expected file. Run from the repository root:
+ * properties, so they share one expected file. Run from the repository root, after
+ * {@code mvn -Pbench -pl jmh -am package -DskipTests}:
  *
  * <pre>java -cp jmh/target/benchmarks.jar rust-core/tests/data/GenerateFixtures.java</pre>
  */
