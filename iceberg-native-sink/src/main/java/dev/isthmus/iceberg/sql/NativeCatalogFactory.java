@@ -19,7 +19,8 @@ import org.apache.iceberg.util.PropertyUtil;
  * {@code iceberg}) whose tables are read through the native source and written through the
  * native sink. Its options
  * {@code isthmus.*} ({@link NativeSqlOptions}) are the defaults for every table, which table
- * properties and {@code OPTIONS} hints override per table and per query.
+ * properties and {@code OPTIONS} hints override per table and per query; an unknown
+ * {@code isthmus.*} key or a value not of its option's type fails the statement that declares it.
  *
  * <pre>{@code
  * CREATE CATALOG lake WITH ('type' = 'isthmus-iceberg', 'catalog-type' = 'hadoop',
@@ -40,6 +41,7 @@ public class NativeCatalogFactory extends FlinkCatalogFactory {
     /** As Iceberg's factory builds its catalog (whose loader it keeps to itself), with the native table factory. */
     @Override
     protected Catalog createCatalog(String name, Map<String, String> properties, Configuration hadoopConf) {
+        Map<String, String> nativeDefaults = NativeSqlOptions.catalogDefaults(properties, "catalog '" + name + "'");
         CatalogLoader loader = catalogLoader(name, properties, hadoopConf);
         String defaultDatabase = properties.getOrDefault(DEFAULT_DATABASE, DEFAULT_DATABASE_NAME);
         Namespace baseNamespace = properties.containsKey(BASE_NAMESPACE)
@@ -52,7 +54,7 @@ public class NativeCatalogFactory extends FlinkCatalogFactory {
             throw new IllegalArgumentException(CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS + " is not allowed to be 0.");
         }
         return new NativeFlinkCatalog(name, defaultDatabase, baseNamespace, loader, properties, cacheEnabled,
-                cacheExpiration, NativeSqlOptions.catalogDefaults(properties));
+                cacheExpiration, nativeDefaults);
     }
 
     /** Iceberg's {@code FlinkCatalogFactory.createCatalogLoader}, which is package-private. */

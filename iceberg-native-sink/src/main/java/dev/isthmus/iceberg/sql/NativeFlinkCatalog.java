@@ -1,8 +1,13 @@
 package dev.isthmus.iceberg.sql;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.TableChange;
+import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.factories.Factory;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -10,7 +15,10 @@ import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.flink.FlinkCatalog;
 import org.apache.iceberg.flink.TableLoader;
 
-/** Iceberg's Flink catalog with the native table factory; everything else is Iceberg's. */
+/**
+ * Iceberg's Flink catalog with the native table factory; everything else is Iceberg's, but for
+ * the {@code isthmus.*} options of a created or altered table, which are checked first.
+ */
 final class NativeFlinkCatalog extends FlinkCatalog {
     private final CatalogLoader loader;
     private final Namespace baseNamespace;
@@ -28,6 +36,36 @@ final class NativeFlinkCatalog extends FlinkCatalog {
     @Override
     public Optional<Factory> getFactory() {
         return Optional.of(new NativeTableFactory(this, nativeDefaults));
+    }
+
+    @Override
+    public void createTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfExists)
+            throws TableAlreadyExistException {
+        checkOptions(path, table);
+        super.createTable(path, table, ignoreIfExists);
+    }
+
+    @Override
+    public void alterTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfNotExists)
+            throws TableNotExistException {
+        checkOptions(path, table);
+        super.alterTable(path, table, ignoreIfNotExists);
+    }
+
+    @Override
+    public void alterTable(ObjectPath path, CatalogBaseTable table, List<TableChange> changes,
+            boolean ignoreIfNotExists) throws TableNotExistException {
+        checkOptions(path, table);
+        super.alterTable(path, table, changes, ignoreIfNotExists);
+    }
+
+    private void checkOptions(ObjectPath path, CatalogBaseTable table) {
+        NativeSqlOptions.parse(NativeSqlOptions.merged(nativeDefaults, table.getOptions()), describe(path));
+    }
+
+    /** How messages name a table of this catalog. */
+    String describe(ObjectPath path) {
+        return "table '" + getName() + "." + path.getFullName() + "'";
     }
 
     /**

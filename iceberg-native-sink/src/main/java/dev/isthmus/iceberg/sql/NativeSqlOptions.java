@@ -3,43 +3,84 @@ package dev.isthmus.iceberg.sql;
 import dev.isthmus.iceberg.source.NativeReadOptions;
 import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.iceberg.util.PropertyUtil;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.ValidationException;
 
 /**
- * The SQL options of the native catalog: catalog options (defaults for every table), Iceberg
- * table properties, or {@code OPTIONS} hints, the later overriding the earlier.
+ * The {@code isthmus.*} SQL options, parsed and checked: catalog options (defaults for every
+ * table), Iceberg table properties, or {@code OPTIONS} hints, the later overriding the earlier.
+ * Every {@code isthmus.*} key must be one of these, with a value of its type: a typo or a value
+ * such as {@code 'yes'} fails where it is declared, naming the key, instead of meaning a default.
  *
  * <ul>
- *   <li>{@value #NATIVE} (true): read through the native source and write through the native
- *   sink; false reads and writes with Iceberg's own;
- *   <li>{@value #STRICT} (false): fail on a task the native reader cannot read, and on a table
- *   whose data files the native encoder cannot write, instead of falling back;
- *   <li>{@value #BATCH_SIZE} (8192): rows per decoded batch;
- *   <li>{@value #LOCAL_READS} (true): the library reads {@code file:} locations itself;
- *   <li>{@value #ROW_FORMAT} (auto): the rows native reads emit, {@code columnar}, {@code binary}
- *   or {@code auto}: binary unless the job reuses objects (as every batch query does), columnar
- *   if it does ({@link RowFormat}).
+ *   <li>{@code isthmus.native} (true): read through the native source and write through the
+ *   native sink; false reads and writes with Iceberg's own;
+ *   <li>{@code isthmus.strict} (false): fail on a task the native reader cannot read, and on a
+ *   table whose data files the native encoder cannot write, instead of falling back;
+ *   <li>{@code isthmus.batch-size} (8192): rows per decoded batch, at least 1;
+ *   <li>{@code isthmus.local-reads} (true): the library reads {@code file:} locations itself;
+ *   <li>{@code isthmus.row-format} (auto): the rows native reads emit, {@code columnar},
+ *   {@code binary} or {@code auto}: binary unless the job reuses objects (as every batch query
+ *   does), columnar if it does ({@link RowFormat}).
  * </ul>
+ *
+ * @param nativeIo whether reads and writes go through the native source and sink
+ * @param strict whether to fail instead of falling back to Iceberg's reader or writer
+ * @param readOptions the native reader's options
+ * @param rowFormat the row format asked for, or {@code null} for {@code auto}, which the job's
+ *     object reuse decides
  */
-final class NativeSqlOptions {
+record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions readOptions, RowFormat rowFormat) {
     static final String PREFIX = "isthmus.";
-    static final String NATIVE = "isthmus.native";
-    static final String STRICT = "isthmus.strict";
-    static final String BATCH_SIZE = "isthmus.batch-size";
-    static final String LOCAL_READS = "isthmus.local-reads";
-    static final String ROW_FORMAT = "isthmus.row-format";
 
-    private NativeSqlOptions() {}
+    static final ConfigOption<Boolean> NATIVE = ConfigOptions.key("isthmus.native").booleanType().defaultValue(true)
+            .withDescription("Read and write the table's data files natively; false uses Iceberg's own reader and"
+                    + " writer.");
+    static final ConfigOption<Boolean> STRICT = ConfigOptions.key("isthmus.strict").booleanType().defaultValue(false)
+            .withDescription("Fail instead of falling back to Iceberg's reader or writer.");
+    static final ConfigOption<Integer> BATCH_SIZE = ConfigOptions.key("isthmus.batch-size").intType()
+            .defaultValue(NativeReadOptions.DEFAULT_BATCH_SIZE).withDescription("Rows per decoded batch.");
+    static final ConfigOption<Boolean> LOCAL_READS = ConfigOptions.key("isthmus.local-reads").booleanType()
+            .defaultValue(true).withDescription("Let the library read file: locations itself.");
+    static final ConfigOption<String> ROW_FORMAT = ConfigOptions.key("isthmus.row-format").stringType()
+            .defaultValue("auto").withDescription("The rows native reads emit: columnar, binary or auto.");
 
-    static Map<String, String> catalogDefaults(Map<String, String> catalogProperties) {
-        Map<String, String> defaults = new HashMap<>();
-        catalogProperties.forEach((key, value) -> {
-            if (key.startsWith(PREFIX)) {
-                defaults.put(key, value);
-            }
-        });
+    static final List<ConfigOption<?>> ALL = List.of(NATIVE, STRICT, BATCH_SIZE, LOCAL_READS, ROW_FORMAT);
+
+    /**
+     * Parses and checks the {@code isthmus.*} keys of {@code options} (other keys are Iceberg's
+     * or Flink's and left alone).
+     *
+     * @param where what declares them, for the message ("catalog 'lake'", "table 'lake.db.t'")
+     * @throws ValidationException naming the key and {@code where} for an unknown key or a value
+     *     that is not of the option's type
+     */
+    static NativeSqlOptions parse(Map<String, String> options, String where) {
+        Configuration config = Configuration.fromMap(isthmusKeys(options, where));
+        NativeReadOptions defaults = NativeReadOptions.defaults();
+        int batchSize = get(config, BATCH_SIZE, where);
+        if (batchSize <= 0) {
+            throw new ValidationException(String.format(Locale.ROOT, "'%s' must be at least 1, got %d (%s)",
+                    BATCH_SIZE.key(), batchSize, where));
+        }
+        boolean strict = get(config, STRICT, where);
+        return new NativeSqlOptions(get(config, NATIVE, where), strict,
+                new NativeReadOptions(batchSize, strict, get(config, LOCAL_READS, where), defaults.rowFormat()),
+                rowFormat(get(config, ROW_FORMAT, where), where));
+    }
+
+    /** The {@code isthmus.*} entries of a catalog's options, checked: the defaults of its tables. */
+    static Map<String, String> catalogDefaults(Map<String, String> catalogProperties, String where) {
+        Map<String, String> defaults = isthmusKeys(catalogProperties, where);
+        parse(defaults, where);
         return Map.copyOf(defaults);
     }
 
@@ -54,31 +95,50 @@ final class NativeSqlOptions {
         return merged;
     }
 
-    /** Whether the table's reads and writes go through the native source and sink. */
-    static boolean isNative(Map<String, String> options) {
-        return PropertyUtil.propertyAsBoolean(options, NATIVE, true);
+    private static Map<String, String> isthmusKeys(Map<String, String> options, String where) {
+        Set<String> known = ALL.stream().map(ConfigOption::key).collect(Collectors.toSet());
+        Map<String, String> keys = new HashMap<>();
+        Set<String> unknown = new TreeSet<>();
+        options.forEach((key, value) -> {
+            if (key.startsWith(PREFIX) && known.contains(key)) {
+                keys.put(key, value);
+            } else if (key.startsWith(PREFIX)) {
+                unknown.add(key);
+            }
+        });
+        if (!unknown.isEmpty()) {
+            throw new ValidationException(String.format(Locale.ROOT, "unsupported option%s %s (%s); the %s options"
+                    + " are %s", unknown.size() == 1 ? "" : "s", quoted(unknown), where, PREFIX + "*",
+                    quoted(new TreeSet<>(known))));
+        }
+        return keys;
     }
 
-    static boolean strict(Map<String, String> options) {
-        return PropertyUtil.propertyAsBoolean(options, STRICT, false);
+    private static <T> T get(Configuration config, ConfigOption<T> option, String where) {
+        try {
+            return config.get(option);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(String.format(Locale.ROOT, "invalid value '%s' for option '%s' (%s): %s",
+                    config.toMap().get(option.key()), option.key(), where, expected(option)), e);
+        }
     }
 
-    static NativeReadOptions readOptions(Map<String, String> options) {
-        NativeReadOptions defaults = NativeReadOptions.defaults();
-        return new NativeReadOptions(PropertyUtil.propertyAsInt(options, BATCH_SIZE, defaults.batchSize()),
-                PropertyUtil.propertyAsBoolean(options, STRICT, defaults.strict()),
-                PropertyUtil.propertyAsBoolean(options, LOCAL_READS, defaults.localReads()), defaults.rowFormat());
+    private static String expected(ConfigOption<?> option) {
+        return option.equals(BATCH_SIZE) ? "expected a whole number" : "expected true or false";
     }
 
-    /** The row format asked for, or {@code null} for {@code auto}, which the job's object reuse decides. */
-    static RowFormat rowFormat(Map<String, String> options) {
-        String format = options.getOrDefault(ROW_FORMAT, "auto").trim().toLowerCase(Locale.ROOT);
-        return switch (format) {
+    private static RowFormat rowFormat(String value, String where) {
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
             case "auto" -> null;
             case "columnar" -> RowFormat.COLUMNAR;
             case "binary" -> RowFormat.BINARY;
-            default -> throw new IllegalArgumentException(
-                    ROW_FORMAT + " is columnar, binary or auto, not '" + options.get(ROW_FORMAT) + "'");
+            default -> throw new ValidationException(String.format(Locale.ROOT,
+                    "invalid value '%s' for option '%s' (%s): expected columnar, binary or auto", value,
+                    ROW_FORMAT.key(), where));
         };
+    }
+
+    private static String quoted(Set<String> keys) {
+        return keys.stream().map(k -> "'" + k + "'").collect(Collectors.joining(", "));
     }
 }

@@ -30,26 +30,31 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
         Map<String, String> tableOptions = context.getCatalogTable().getOptions();
-        Map<String, String> options = NativeSqlOptions.merged(nativeDefaults, tableOptions);
         ObjectPath path = context.getObjectIdentifier().toObjectPath();
-        if (!NativeSqlOptions.isNative(options) || path.getObjectName().contains("$")) {
+        NativeSqlOptions options = options(path, tableOptions);
+        if (!options.nativeIo() || path.getObjectName().contains("$")) {
             return super.createDynamicTableSource(context);
         }
         return new NativeTableSource(catalog.tableLoader(path), physicalColumns(context), tableOptions,
-                context.getConfiguration(), NativeSqlOptions.readOptions(options), NativeSqlOptions.rowFormat(options));
+                context.getConfiguration(), options.readOptions(), options.rowFormat());
     }
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         Map<String, String> tableOptions = context.getCatalogTable().getOptions();
-        Map<String, String> options = NativeSqlOptions.merged(nativeDefaults, tableOptions);
         ObjectPath path = context.getObjectIdentifier().toObjectPath();
-        if (!NativeSqlOptions.isNative(options) || path.getObjectName().contains("$")
+        NativeSqlOptions options = options(path, tableOptions);
+        if (!options.nativeIo() || path.getObjectName().contains("$")
                 || Boolean.parseBoolean(tableOptions.get(DYNAMIC_SINK))) {
             return super.createDynamicTableSink(context);
         }
         return new NativeTableSink(catalog.tableLoader(path), physicalColumns(context), context.getConfiguration(),
-                tableOptions, NativeSqlOptions.strict(options));
+                tableOptions, options.strict());
+    }
+
+    /** The table's options (hints included: the planner merges them in) over the catalog's, checked. */
+    private NativeSqlOptions options(ObjectPath path, Map<String, String> tableOptions) {
+        return NativeSqlOptions.parse(NativeSqlOptions.merged(nativeDefaults, tableOptions), catalog.describe(path));
     }
 
     /** The table's physical columns, as Iceberg's factory hands them to its source and sink. */
