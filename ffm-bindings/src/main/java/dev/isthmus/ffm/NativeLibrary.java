@@ -13,26 +13,43 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds, opens and checks {@code libisthmus.so}, once per JVM.
  *
  * <p>The library comes from the system property {@value #PATH_PROPERTY} or the environment
  * variable {@value #PATH_ENV} when set (development, or a library installed by the platform),
- * and otherwise from this jar's {@code native/<platform>/} resources, extracted to a private
- * temporary file that is deleted as soon as it is mapped. It is opened with
- * {@link SymbolLookup#libraryLookup(Path, Arena)} in the global arena: no JNI, no
- * {@code System.load}.
+ * and otherwise from this jar's {@code native/<platform>/} resources, extracted once to a path
+ * named by the user and the library's content hash ({@code <tmpdir>/isthmus-<user>-<hash>/}, a
+ * directory only the user may enter). Every class loader that brings the same library (each job
+ * jar in a Flink session cluster brings its own) finds that file and opens it again, which the
+ * dynamic linker answers with the mapping it already has: one copy per JVM, however many jobs. It
+ * is opened with {@link SymbolLookup#libraryLookup(Path, Arena)} in the global arena: no JNI, no
+ * {@code System.load}. Opening it logs one INFO line (path, version, ABI, platform).
+ *
+ * <p>A JVM that denies native access ({@code --illegal-native-access=deny} without
+ * {@code --enable-native-access=ALL-UNNAMED}) gets a {@link NativeLibraryException} that names
+ * the flag and where to set it.
  */
 @SuppressWarnings("restricted") // opening the library and its ABI probe are the point of this class
 public final class NativeLibrary {
     public static final String PATH_PROPERTY = "isthmus.native.library";
     public static final String PATH_ENV = "ISTHMUS_NATIVE_LIBRARY";
     static final String LIBRARY_FILE = "libisthmus.so";
+    static final String NATIVE_ACCESS_FLAG = "--enable-native-access=ALL-UNNAMED";
+    private static final Logger LOG = LoggerFactory.getLogger(NativeLibrary.class);
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     private NativeLibrary() {}
 
@@ -78,24 +95,39 @@ public final class NativeLibrary {
 
     private static Object load() {
         try {
-            Located located = locate(System.getProperties(), System.getenv());
-            try {
-                return open(located.path(), isthmus_h.ISTHMUS_ABI_VERSION());
-            } finally {
-                if (located.extracted()) {
-                    deleteExtracted(located.path());
-                }
-            }
+            // A restricted call of no effect comes first: where native access is denied it throws
+            // here, before the bindings' classes initialise (their address layouts are restricted
+            // too, and a failed class initialisation would hide the reason).
+            MemorySegment.NULL.reinterpret(0);
+            Path path = locate(System.getProperties(), System.getenv());
+            SymbolLookup lookup = open(path, isthmus_h.ISTHMUS_ABI_VERSION());
+            LOG.info("Isthmus native library {} (ABI {}, {} {}) loaded from {}", version(lookup),
+                    isthmus_h.ISTHMUS_ABI_VERSION(), System.getProperty("os.name"), System.getProperty("os.arch"),
+                    path);
+            return lookup;
         } catch (NativeLibraryException e) {
             return e;
+        } catch (IllegalCallerException e) {
+            return new NativeLibraryException("Isthmus calls its native library through Java's Foreign Function &"
+                    + " Memory API, which this JVM denies to the classpath: start every JVM that runs Isthmus with "
+                    + NATIVE_ACCESS_FLAG + " (in Flink, append it to env.java.opts.all in the Flink configuration,"
+                    + " keeping the options already there, for the client, the JobManager and the TaskManagers)", e);
         }
     }
 
-    /** A library file, and whether it is our private extracted copy. */
-    record Located(Path path, boolean extracted) {}
+    /** The version string through {@code lookup} itself: the bindings' lookup is not set yet. */
+    private static String version(SymbolLookup lookup) {
+        MethodHandle handle = Linker.nativeLinker().downcallHandle(lookup.find("isthmus_version").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.ADDRESS));
+        try {
+            return CStrings.staticString((MemorySegment) handle.invokeExact());
+        } catch (Throwable t) {
+            throw new NativeLibraryException("isthmus_version failed", t);
+        }
+    }
 
     /** The library to open: an explicit path if configured, otherwise the extracted resource. */
-    static Located locate(Properties properties, Map<String, String> env) {
+    static Path locate(Properties properties, Map<String, String> env) {
         String explicit = properties.getProperty(PATH_PROPERTY);
         String source = "system property " + PATH_PROPERTY;
         if (explicit == null || explicit.isBlank()) {
@@ -107,10 +139,11 @@ public final class NativeLibrary {
             if (!Files.isRegularFile(path)) {
                 throw new NativeLibraryException(source + " points to " + path + ", which is not a file");
             }
-            return new Located(path, false);
+            return path;
         }
         String platform = platform(properties.getProperty("os.name", ""), properties.getProperty("os.arch", ""));
-        return new Located(extract("/native/" + platform + "/" + LIBRARY_FILE), true);
+        Path tmp = Path.of(properties.getProperty("java.io.tmpdir", "/tmp"));
+        return extract("/native/" + platform + "/" + LIBRARY_FILE, tmp, properties.getProperty("user.name", "user"));
     }
 
     /** The resource folder for this OS and CPU; only linux-x86_64 is built today. */
@@ -125,21 +158,66 @@ public final class NativeLibrary {
                 + "=/path/to/the/library (or " + PATH_ENV + ")");
     }
 
-    private static Path extract(String resource) {
+    /**
+     * The resource's bytes at {@code <tmp>/isthmus-<user>-<hash>/libisthmus.so}: the file already
+     * there if it holds exactly these bytes, else a fresh copy moved into place atomically (so a
+     * concurrent JVM sees either no file or a whole one). A directory of that name that is not
+     * the user's alone is not trusted: a private temporary directory serves instead.
+     */
+    private static Path extract(String resource, Path tmp, String user) {
+        byte[] library;
         try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new NativeLibraryException("the Isthmus native library is not on the classpath (" + resource
                         + " is missing from isthmus-ffm-bindings); build rust-core first, or set -D" + PATH_PROPERTY);
             }
-            Path dir = Files.createTempDirectory("isthmus-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            library = in.readAllBytes();
+        } catch (IOException e) {
+            throw new NativeLibraryException("cannot read the Isthmus native library " + resource + ": " + e, e);
+        }
+        String hash = sha256(library);
+        String owner = user.replaceAll("[^A-Za-z0-9._-]", "_");
+        try {
+            Path dir = tmp.resolve("isthmus-" + owner + "-" + hash.substring(0, 16));
+            if (!ownedByUserAlone(dir, user)) {
+                dir = Files.createTempDirectory(tmp, "isthmus-", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+                dir.toFile().deleteOnExit();
+            }
             Path file = dir.resolve(LIBRARY_FILE);
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-            dir.toFile().deleteOnExit();
-            file.toFile().deleteOnExit();
+            if (Files.isRegularFile(file) && hash.equals(sha256(Files.readAllBytes(file)))) {
+                return file;
+            }
+            Path partial = Files.createTempFile(dir, LIBRARY_FILE, ".partial");
+            try {
+                Files.write(partial, library);
+                Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(partial);
+            }
             return file;
         } catch (IOException e) {
-            throw new NativeLibraryException("cannot extract the Isthmus native library " + resource + ": " + e, e);
+            throw new NativeLibraryException("cannot extract the Isthmus native library " + resource + " under " + tmp
+                    + ": " + e, e);
+        }
+    }
+
+    /** Whether {@code dir} is (now) a directory that only {@code user} may enter. */
+    private static boolean ownedByUserAlone(Path dir, String user) throws IOException {
+        try {
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            // Made earlier, by this user or by someone else: checked below.
+        }
+        return Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                && Files.getOwner(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName().equals(user)
+                && Files.getPosixFilePermissions(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS).equals(OWNER_ONLY);
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 
@@ -170,15 +248,5 @@ public final class NativeLibrary {
                     + "; use the isthmus-ffm-bindings jar built with that library");
         }
         return lookup;
-    }
-
-    /** The mapping outlives the file on Linux, so the extracted copy need not stay on disk. */
-    private static void deleteExtracted(Path file) {
-        try {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(file.getParent());
-        } catch (IOException ignored) {
-            // deleteOnExit remains as the fallback.
-        }
     }
 }
