@@ -27,8 +27,9 @@ import org.apache.iceberg.util.PropertyUtil;
  *     'warehouse' = 's3://bucket/warehouse', 'isthmus.strict' = 'true');
  * }</pre>
  *
- * <p>Registered in {@code META-INF/services/org.apache.flink.table.factories.Factory}; a shaded
- * job jar must merge service files, or Iceberg's and this entry overwrite each other.
+ * <p>Flink reaches it through {@link IsthmusCatalogFactory}, the entry registered in
+ * {@code META-INF/services/org.apache.flink.table.factories.Factory}, which loads on any JDK; a
+ * shaded job jar must merge service files, or Iceberg's and this entry overwrite each other.
  */
 public class NativeCatalogFactory extends FlinkCatalogFactory {
     public static final String IDENTIFIER = "isthmus-iceberg";
