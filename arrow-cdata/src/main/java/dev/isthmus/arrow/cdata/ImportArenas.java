@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  * outlives the memory it points at. A closed array read before its run ends returns whatever the
  * producer has written there since; after it, reads throw {@link IllegalStateException}.
  *
- * <p>Imports take one thread at a time; the arrays may be closed from any thread, in any order.
- * {@link #close()} ends the last run early: it then ends when its arrays are closed.
+ * <p>Thread-safe: imports, closes of the arrays (in any order) and {@link #close()} may come from
+ * any thread. {@link #close()} ends the last run early: it then ends when its arrays are closed.
  */
 public final class ImportArenas implements AutoCloseable {
     /** Closed arrays take no memory here: runs only bound the handshakes. */
@@ -59,15 +59,14 @@ public final class ImportArenas implements AutoCloseable {
         return ImportedArray.take(lease(), tracker, field, (array, schema) -> producer.accept(array));
     }
 
-    private ArenaShare lease() {
+    /** Synchronized with {@link #close()}, so no run starts after the hold may have been released. */
+    private synchronized ArenaShare lease() {
         if (closed) {
             throw new IllegalStateException("these import arenas are closed");
         }
         if (current == null || !current.lease()) {
             // A full run ends by itself when its arrays are closed.
-            synchronized (this) {
-                openRuns++;
-            }
+            openRuns++;
             current = new ArenaShare(arraysPerArena, true, this::runEnded);
             current.lease();
         }

@@ -1,6 +1,7 @@
 package dev.isthmus.arrow.cdata;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
@@ -13,6 +14,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.table.data.columnar.vector.LongColumnVector;
 import org.junit.jupiter.api.AfterEach;
@@ -191,5 +194,37 @@ class ImportArenasTest {
         assertEquals(2 * count, releases());
         assertEquals(0, tracker.liveArrays());
         assertEquals(1, holdReleases.get());
+    }
+
+    /** A close racing the importing thread: the hold is released once, and never while an array is open. */
+    @Test
+    void aCloseRacingImportsNeverReleasesTheHoldUnderAnOpenArray() throws InterruptedException {
+        for (int round = 0; round < 500; round++) {
+            AtomicInteger released = new AtomicInteger();
+            AtomicBoolean importedAfterRelease = new AtomicBoolean();
+            ImportArenas arenas = new ImportArenas(2, released::incrementAndGet);
+            Thread importer = Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 20; i++) {
+                    ImportedArray array;
+                    try {
+                        array = longs(arenas, i);
+                    } catch (IllegalStateException e) {
+                        return; // closed
+                    }
+                    if (released.get() > 0) {
+                        importedAfterRelease.set(true);
+                    }
+                    array.close();
+                }
+            });
+            for (int spin = ThreadLocalRandom.current().nextInt(2_000); spin > 0; spin--) {
+                Thread.onSpinWait();
+            }
+            arenas.close();
+            importer.join();
+            assertFalse(importedAfterRelease.get(), "an array was imported after the hold was released, round " + round);
+            assertEquals(1, released.get(), "round " + round);
+        }
+        assertEquals(0, tracker.liveArrays());
     }
 }
