@@ -121,6 +121,11 @@ public final class ImportedArray implements AutoCloseable {
         return view.length();
     }
 
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return closed.get();
+    }
+
     /**
      * Releases the producer's memory, or lets the array's arena share release it with the rest of
      * the share. Safe to call more than once, from any thread.

@@ -3,6 +3,7 @@ package dev.isthmus.arrow.cdata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.vector.ArrowVectors;
@@ -226,5 +227,24 @@ class ImportArenasTest {
             assertEquals(1, released.get(), "round " + round);
         }
         assertEquals(0, tracker.liveArrays());
+    }
+
+    /** Checked batches: each array's arena closes with the array, so a kept view fails at once. */
+    @Test
+    void checkedBatchesCloseEveryArraysArenaWithIt() {
+        assertTrue(CheckedBatches.ENABLED, "the build runs tests with -D" + CheckedBatches.PROPERTY + "=true");
+        ImportArenas arenas = ImportArenas.forBatches(holdReleases::incrementAndGet);
+        ImportedArray first = longs(arenas, 1);
+        ImportedArray second = longs(arenas, 2);
+        LongColumnVector firstValues = (LongColumnVector) ArrowVectors.of(first.view());
+        assertEquals(1, firstValues.getLong(0));
+        first.close();
+        assertEquals(2, releases());
+        assertThrows(IllegalStateException.class, () -> firstValues.getLong(0), "closed with its array");
+        assertEquals(2, ((LongColumnVector) ArrowVectors.of(second.view())).getLong(0));
+        arenas.close();
+        second.close();
+        assertEquals(4, releases());
+        assertEquals(1, holdReleases.get());
     }
 }

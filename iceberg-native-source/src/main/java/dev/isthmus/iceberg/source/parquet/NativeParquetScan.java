@@ -28,9 +28,11 @@ import org.apache.iceberg.types.Types;
  * Batches of one file's projected columns, decoded natively. Each {@link ArrowColumnarBatch}
  * owns its native memory and must be closed by whoever consumes it (the Flink source closes it
  * on recycle); batches stay valid after the scan is closed. A closed batch's buffers go back to
- * the library's pool for the scan's next batches at once, while views of it stay readable (the
- * scan holds the pool's memory) until the batches imported with it in one arena
- * ({@link ImportArenas}) are closed too.
+ * the library's pool for the scan's next batches at once. Views of it then read whatever the scan
+ * decodes there next (the scan holds the pool's memory, so never freed memory) until the batches
+ * imported with it in one arena ({@link ImportArenas}) are closed too, after which they throw
+ * {@link IllegalStateException}; with {@link dev.isthmus.arrow.cdata.CheckedBatches} on they throw
+ * as soon as the batch is closed.
  *
  * <p>Iterated by one thread at a time; {@link #close()} may come from any thread at any moment.
  * Each {@link #hasNext()} and {@link #next()} leases the native scan ({@link NativeHandle}), so a
@@ -61,8 +63,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
         this.schema = schema;
         this.tracker = tracker;
         // The hold is released once every batch's arena is closed, possibly on another thread.
-        this.batchArenas = new ImportArenas(ImportArenas.DEFAULT_ARRAYS_PER_ARENA,
-                () -> isthmus_h.isthmus_scan_memory_release(memoryHold));
+        this.batchArenas = ImportArenas.forBatches(() -> isthmus_h.isthmus_scan_memory_release(memoryHold));
     }
 
     /** Opens a scan of {@code file}, whose handle {@code fileHandle} the caller holds a lease on. */
