@@ -78,11 +78,6 @@ public final class NativeHandle {
         }
     }
 
-    /** Whether {@link #close()} has been called (the object may still be in use by a lease). */
-    public boolean isClosed() {
-        return (state.get() & CLOSED) != 0;
-    }
-
     /**
      * The closed, unleased state is reached again by every refused {@link #acquire()}; only the
      * first to leave it for FREED frees.

@@ -3,7 +3,6 @@ package dev.isthmus.ffm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -43,7 +42,7 @@ class NativeHandleTest {
         handle.acquire();
         handle.close();
         assertEquals(0, frees.get(), "a lease is out");
-        assertTrue(handle.isClosed());
+        assertThrows(IllegalStateException.class, handle::acquire, "closed for new leases");
         handle.release();
         assertEquals(0, frees.get(), "another lease is out");
         handle.release();
