@@ -31,7 +31,8 @@ public final class NativeHandle {
     /**
      * @param name what the handle is, for the message of a call after close (e.g. the file's name)
      * @param free frees the object; runs exactly once, on the thread that closes the handle or
-     *     releases its last lease
+     *     releases its last lease, and what it throws propagates from that {@link #close()} or
+     *     {@link #release()}
      */
     public NativeHandle(MemorySegment address, String name, Consumer<MemorySegment> free) {
         this.address = Objects.requireNonNull(address, "address");
