@@ -10,8 +10,11 @@ import java.lang.foreign.ValueLayout;
 /**
  * A read-only view of one imported Arrow array and its children, with every buffer a
  * {@link MemorySegment} over the producer's memory, bounded to the bytes the array's type,
- * offset and length imply and scoped to the owning {@link ImportedArray}: once that is closed,
- * any access throws {@link IllegalStateException}.
+ * offset and length imply and scoped to the arena of the owning {@link ImportedArray}: once that
+ * arena is closed, any access throws {@link IllegalStateException}. It closes with the array for
+ * an array imported on its own or with {@link CheckedBatches} on; a scan's batch shares it with its
+ * run ({@link ImportArenas}), and until the run ends a view of a closed batch reads whatever the
+ * producer wrote there since (docs/ownership.md).
  *
  * <p>Offsets here are the array's own; a struct's offset also applies to its children, which
  * consumers add themselves (see {@code ArrowVectors}).

@@ -21,15 +21,18 @@ import java.util.function.Consumer;
  * handshake and no memory. The hold is released after the last arena has closed, so no segment
  * outlives the memory it points at. A closed array read before its run ends returns whatever the
  * producer has written there since; after it, reads throw {@link IllegalStateException}.
+ * {@link #forBatches} gives every array an arena of its own instead when {@link CheckedBatches} are
+ * on, so that reads after close throw at once.
  *
- * <p>Imports take one thread at a time; the arrays may be closed from any thread, in any order.
- * {@link #close()} ends the last run early: it then ends when its arrays are closed.
+ * <p>Thread-safe: imports, closes of the arrays (in any order) and {@link #close()} may come from
+ * any thread. {@link #close()} ends the last run early: it then ends when its arrays are closed.
  */
 public final class ImportArenas implements AutoCloseable {
     /** Closed arrays take no memory here: runs only bound the handshakes. */
     public static final int DEFAULT_ARRAYS_PER_ARENA = 64;
 
     private final int arraysPerArena;
+    private final boolean releaseAtOnce;
     private final Runnable releaseHold;
     private ArenaShare current;
     private boolean closed;
@@ -42,11 +45,26 @@ public final class ImportArenas implements AutoCloseable {
      *     is closed and the last arena with it (possibly on a thread that closes an array)
      */
     public ImportArenas(int arraysPerArena, Runnable releaseHold) {
+        this(arraysPerArena, true, releaseHold);
+    }
+
+    private ImportArenas(int arraysPerArena, boolean releaseAtOnce, Runnable releaseHold) {
         if (arraysPerArena < 1) {
             throw new IllegalArgumentException("arraysPerArena must be at least 1, not " + arraysPerArena);
         }
         this.arraysPerArena = arraysPerArena;
+        this.releaseAtOnce = releaseAtOnce;
         this.releaseHold = Objects.requireNonNull(releaseHold);
+    }
+
+    /**
+     * The arenas for a stream of batches: runs of {@value #DEFAULT_ARRAYS_PER_ARENA}, or, with
+     * {@link CheckedBatches} on, an arena per array that closes when the array is closed and before
+     * its release, so no read of a closed array can see the producer's next writes.
+     */
+    public static ImportArenas forBatches(Runnable releaseHold) {
+        return CheckedBatches.ENABLED ? new ImportArenas(1, false, releaseHold)
+                : new ImportArenas(DEFAULT_ARRAYS_PER_ARENA, true, releaseHold);
     }
 
     /** As {@link ImportedArray#receive(MemoryTracker, BiConsumer)}, in the current run's arena. */
@@ -59,16 +77,15 @@ public final class ImportArenas implements AutoCloseable {
         return ImportedArray.take(lease(), tracker, field, (array, schema) -> producer.accept(array));
     }
 
-    private ArenaShare lease() {
+    /** Synchronized with {@link #close()}, so no run starts after the hold may have been released. */
+    private synchronized ArenaShare lease() {
         if (closed) {
             throw new IllegalStateException("these import arenas are closed");
         }
         if (current == null || !current.lease()) {
             // A full run ends by itself when its arrays are closed.
-            synchronized (this) {
-                openRuns++;
-            }
-            current = new ArenaShare(arraysPerArena, true, this::runEnded);
+            openRuns++;
+            current = new ArenaShare(arraysPerArena, releaseAtOnce, this::runEnded);
             current.lease();
         }
         return current;

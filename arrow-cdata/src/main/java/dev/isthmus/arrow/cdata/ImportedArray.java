@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  * rather than touching freed memory, even on a thread racing with the close. Closing twice does
  * nothing. Arrays imported through {@link ImportArenas} are released when closed but share an
  * arena with the arrays imported next to them, which closes when all of those are closed too; the
- * producer keeps their memory mapped until then. See docs/ownership.md.
+ * producer keeps their memory mapped until then ({@link CheckedBatches} on: an arena of their own,
+ * as here). See docs/ownership.md.
  */
 public final class ImportedArray implements AutoCloseable {
     private final ArenaShare share;
@@ -119,6 +120,11 @@ public final class ImportedArray implements AutoCloseable {
 
     public long length() {
         return view.length();
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return closed.get();
     }
 
     /**

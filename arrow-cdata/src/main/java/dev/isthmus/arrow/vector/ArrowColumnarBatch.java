@@ -1,15 +1,20 @@
 package dev.isthmus.arrow.vector;
 
 import dev.isthmus.arrow.cdata.ArrowArrayView;
+import dev.isthmus.arrow.cdata.CheckedBatches;
 import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.types.ArrowType;
 import org.apache.flink.table.data.columnar.ColumnarRowData;
+import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
 
 /**
  * An imported Arrow struct array seen as a Flink {@link VectorizedColumnBatch}: one column per
  * struct field, read in place. Rows handed out ({@link #row(int)}) read the batch's memory, so
- * they are valid until {@link #close()}, which releases the native memory.
+ * they are valid until {@link #close()}, which releases the native memory. What a read after close
+ * does depends on how the array was imported and on {@link CheckedBatches} (docs/ownership.md): it
+ * throws {@link IllegalStateException} for an array imported on its own and, with checked batches
+ * on, for every batch; a scan's batches read without checks may return a later batch's values.
  */
 public final class ArrowColumnarBatch implements AutoCloseable {
     private final ImportedArray array;
@@ -28,8 +33,19 @@ public final class ArrowColumnarBatch implements AutoCloseable {
             throw new IllegalArgumentException("batch of " + view.length() + " rows is too long for Flink");
         }
         this.array = array;
-        this.batch = new VectorizedColumnBatch(ArrowVectors.children(view, view.offset()));
-        this.batch.setNumRows((int) view.length());
+        this.batch = withColumns(ArrowVectors.children(view, view.offset()));
+    }
+
+    /**
+     * A Flink batch of this batch's rows over {@code columns}, which read this batch's memory
+     * (its own columns, possibly with others beside them); with {@link CheckedBatches} on, reads
+     * through it throw once this batch is closed.
+     */
+    public VectorizedColumnBatch withColumns(ColumnVector[] columns) {
+        VectorizedColumnBatch columnBatch = CheckedBatches.ENABLED ? CheckedColumnBatch.of(array, columns)
+                : new VectorizedColumnBatch(columns);
+        columnBatch.setNumRows((int) array.length());
+        return columnBatch;
     }
 
     public VectorizedColumnBatch batch() {

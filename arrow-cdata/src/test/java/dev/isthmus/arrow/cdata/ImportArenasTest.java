@@ -1,7 +1,9 @@
 package dev.isthmus.arrow.cdata;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.vector.ArrowVectors;
@@ -13,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.table.data.columnar.vector.LongColumnVector;
 import org.junit.jupiter.api.AfterEach;
@@ -190,6 +194,57 @@ class ImportArenasTest {
         }
         assertEquals(2 * count, releases());
         assertEquals(0, tracker.liveArrays());
+        assertEquals(1, holdReleases.get());
+    }
+
+    /** A close racing the importing thread: the hold is released once, and never while an array is open. */
+    @Test
+    void aCloseRacingImportsNeverReleasesTheHoldUnderAnOpenArray() throws InterruptedException {
+        for (int round = 0; round < 500; round++) {
+            AtomicInteger released = new AtomicInteger();
+            AtomicBoolean importedAfterRelease = new AtomicBoolean();
+            ImportArenas arenas = new ImportArenas(2, released::incrementAndGet);
+            Thread importer = Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 20; i++) {
+                    ImportedArray array;
+                    try {
+                        array = longs(arenas, i);
+                    } catch (IllegalStateException e) {
+                        return; // closed
+                    }
+                    if (released.get() > 0) {
+                        importedAfterRelease.set(true);
+                    }
+                    array.close();
+                }
+            });
+            for (int spin = ThreadLocalRandom.current().nextInt(2_000); spin > 0; spin--) {
+                Thread.onSpinWait();
+            }
+            arenas.close();
+            importer.join();
+            assertFalse(importedAfterRelease.get(), "an array was imported after the hold was released, round " + round);
+            assertEquals(1, released.get(), "round " + round);
+        }
+        assertEquals(0, tracker.liveArrays());
+    }
+
+    /** Checked batches: each array's arena closes with the array, so a kept view fails at once. */
+    @Test
+    void checkedBatchesCloseEveryArraysArenaWithIt() {
+        assertTrue(CheckedBatches.ENABLED, "the build runs tests with -D" + CheckedBatches.PROPERTY + "=true");
+        ImportArenas arenas = ImportArenas.forBatches(holdReleases::incrementAndGet);
+        ImportedArray first = longs(arenas, 1);
+        ImportedArray second = longs(arenas, 2);
+        LongColumnVector firstValues = (LongColumnVector) ArrowVectors.of(first.view());
+        assertEquals(1, firstValues.getLong(0));
+        first.close();
+        assertEquals(2, releases());
+        assertThrows(IllegalStateException.class, () -> firstValues.getLong(0), "closed with its array");
+        assertEquals(2, ((LongColumnVector) ArrowVectors.of(second.view())).getLong(0));
+        arenas.close();
+        second.close();
+        assertEquals(4, releases());
         assertEquals(1, holdReleases.get());
     }
 }

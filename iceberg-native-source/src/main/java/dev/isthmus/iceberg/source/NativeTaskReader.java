@@ -305,9 +305,7 @@ final class NativeTaskReader implements TaskReader {
                 default -> decoded[scanColumn[i]];
             };
         }
-        VectorizedColumnBatch columns = new VectorizedColumnBatch(all);
-        columns.setNumRows(batch.numRows());
-        return columns;
+        return batch.withColumns(all);
     }
 
     /**

@@ -1,9 +1,11 @@
 package dev.isthmus.iceberg.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.cdata.CheckedBatches;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import dev.isthmus.iceberg.source.ReadResults.Emitted;
@@ -306,6 +308,35 @@ class NativeReaderFunctionTest {
             } else {
                 assertEquals(0, binary + transposedOnReading);
             }
+        }
+    }
+
+    /**
+     * With object reuse a downstream operator gets the source's row itself; one that keeps it past
+     * the batch's recycle must fail (checked batches, on in the project's tests), not read the
+     * values the scan decoded into the batch's memory next.
+     */
+    @Test
+    void aColumnarRowKeptPastItsBatchsRecycleThrows() throws IOException {
+        assertTrue(CheckedBatches.ENABLED, "the build runs tests with -D" + CheckedBatches.PROPERTY + "=true");
+        Table table = new TestTables(dir).create("kept", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        TestTables.append(table, SampleTable.records(0, 1_000));
+        ReaderFunction<RowData> reader = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
+                table.encryption(), List.of(), -1,
+                NativeReadOptions.defaults().withBatchSize(100).withRowFormat(RowFormat.COLUMNAR));
+        IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
+        try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches = reader.apply(split)) {
+            RecordsWithSplitIds<RecordAndPosition<RowData>> first = batches.next();
+            first.nextSplit();
+            RowData kept = first.nextRecordFromSplit().record();
+            long id = kept.getLong(0);
+            first.recycle();
+            RecordsWithSplitIds<RecordAndPosition<RowData>> second = batches.next();
+            second.nextSplit();
+            assertTrue(second.nextRecordFromSplit().record().getLong(0) != id, "the next batch holds other rows");
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> kept.getLong(0));
+            assertTrue(e.getMessage().startsWith("read of a recycled batch"), e.getMessage());
+            second.recycle();
         }
     }
 

@@ -61,7 +61,13 @@ import org.apache.iceberg.io.PositionOutputStream;
  * {@link IllegalStateException}. {@link #abort()} does the same on request (an aborted
  * checkpoint, a cancelled task).
  *
- * <p>Not thread-safe: one thread at a time, as Iceberg's writers.
+ * <p><b>Threads.</b> Calls are meant to come from one thread, as for Iceberg's writers; they are
+ * serialized on the writer's monitor, so a {@link #close()} or {@link #abort()} from another thread
+ * (a cancelled task) waits for the call in flight to return and then completes or gives up the
+ * file, and calls after it throw {@link IllegalStateException}. A monitor rather than a lease
+ * ({@link dev.isthmus.ffm.NativeHandle}): the calls change Java state that must not interleave
+ * either (the batch being appended frees its old buffers as it grows), not only the native writer.
+ * Uncontended, it costs two atomic operations per call.
  */
 public final class NativeParquetWriter implements FileAppender<RowData> {
     /** Time spent handing batches to the library (export, encoding, output) by every writer in this JVM. */
@@ -195,7 +201,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     }
 
     @Override
-    public void add(RowData row) {
+    public synchronized void add(RowData row) {
         requireOpen();
         try {
             appender.append(row);
@@ -217,7 +223,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
      * are taken (moved into the library) whatever happens. A batch of another layout fails the
      * writer as a bad row does.
      */
-    public void write(FinishedArray batch) {
+    public synchronized void write(FinishedArray batch) {
         try {
             requireOpen();
             if (appender.rowCount() > 0) {
@@ -296,7 +302,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
      * once closed.
      */
     @Override
-    public long length() {
+    public synchronized long length() {
         if (state == State.CLOSED) {
             return result.fileSize();
         }
@@ -318,14 +324,14 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
 
     /** The file's metrics by the table's {@link MetricsConfig}; only after {@link #close()}, as Iceberg's. */
     @Override
-    public Metrics metrics() {
+    public synchronized Metrics metrics() {
         requireClosed("metrics");
         return result.metrics();
     }
 
     /** The row groups' start offsets after {@link #close()}; {@code null} before, as Iceberg's writer. */
     @Override
-    public List<Long> splitOffsets() {
+    public synchronized List<Long> splitOffsets() {
         return state == State.CLOSED ? result.splitOffsets() : null;
     }
 
@@ -335,7 +341,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
      * and {@link #metrics()} then throw).
      */
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
         if (state != State.OPEN) {
             return;
         }
@@ -387,7 +393,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
      * Gives the file up: nothing more is written, the file is deleted. Does nothing once the
      * writer is closed (the file is complete; deleting it is the committer's business) or failed.
      */
-    public void abort() {
+    public synchronized void abort() {
         if (state == State.OPEN) {
             fail(new IllegalStateException("the writer of " + location + " was aborted"));
         }

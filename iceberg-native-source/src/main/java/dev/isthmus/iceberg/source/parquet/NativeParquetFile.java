@@ -3,6 +3,7 @@ package dev.isthmus.iceberg.source.parquet;
 import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.NativeHandle;
 import dev.isthmus.ffm.NativeLibrary;
 import dev.isthmus.ffm.gen.isthmus_column_chunk_info;
 import dev.isthmus.ffm.gen.isthmus_column_info;
@@ -17,7 +18,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.iceberg.Files;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
@@ -28,16 +28,19 @@ import org.apache.iceberg.io.SeekableInputStream;
  * file from Iceberg's {@code FileIO} is read by Java ({@link InputRanges}) into buffers the
  * library hands out, so any FileIO works.
  *
- * <p>Thread-safe for the metadata accessors; each scan is used by one thread at a time.
+ * <p>Thread-safe, {@link #close()} included: every call that reads the library's copy of the
+ * footer leases the handle ({@link NativeHandle}), so a close from another thread frees it only
+ * once the calls in flight have returned, and calls that start after the close throw
+ * {@link IllegalStateException}. What was copied to Java at open ({@link #rowGroup},
+ * {@link #columns}) stays readable after close. Each scan is iterated by one thread at a time.
  */
 public final class NativeParquetFile implements AutoCloseable {
-    private final MemorySegment handle;
+    private final NativeHandle handle;
     private final String name;
     private final InputFile input;
     private final long rowCount;
     private final RowGroup[] rowGroups;
     private final List<Column> columns;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
      * One row group: its rows, where they start in the file, its bytes (from the first byte of
@@ -100,19 +103,20 @@ public final class NativeParquetFile implements AutoCloseable {
         }
     }
 
-    private NativeParquetFile(MemorySegment handle, String name, InputFile input) {
-        this.handle = handle;
+    private NativeParquetFile(MemorySegment address, String name, InputFile input) {
+        this.handle = new NativeHandle(address, name, isthmus_h::isthmus_file_close);
         this.name = name;
         this.input = input;
+        // No other thread has the file yet: the address is used without a lease.
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
             MemorySegment info = isthmus_file_info.allocate(arena);
-            NativeErrors.check(isthmus_h.isthmus_file_get_info(handle, info, error), error);
+            NativeErrors.check(isthmus_h.isthmus_file_get_info(address, info, error), error);
             this.rowCount = isthmus_file_info.num_rows(info);
             this.rowGroups = new RowGroup[isthmus_file_info.num_row_groups(info)];
             MemorySegment rg = isthmus_row_group_info.allocate(arena);
             for (int i = 0; i < rowGroups.length; i++) {
-                NativeErrors.check(isthmus_h.isthmus_file_row_group(handle, i, rg, error), error);
+                NativeErrors.check(isthmus_h.isthmus_file_row_group(address, i, rg, error), error);
                 rowGroups[i] = new RowGroup(isthmus_row_group_info.num_rows(rg), isthmus_row_group_info.first_row(rg),
                         isthmus_row_group_info.byte_offset(rg), isthmus_row_group_info.byte_length(rg),
                         isthmus_row_group_info.compressed_size(rg));
@@ -120,7 +124,7 @@ public final class NativeParquetFile implements AutoCloseable {
             Column[] leaves = new Column[isthmus_file_info.num_columns(info)];
             MemorySegment column = isthmus_column_info.allocate(arena);
             for (int i = 0; i < leaves.length; i++) {
-                NativeErrors.check(isthmus_h.isthmus_file_column(handle, i, column, error), error);
+                NativeErrors.check(isthmus_h.isthmus_file_column(address, i, column, error), error);
                 MemorySegment format = isthmus_column_info.arrow_format(column);
                 leaves[i] = new Column(string(isthmus_column_info.path(column)),
                         isthmus_column_info.has_field_id(column) == 1 ? isthmus_column_info.field_id(column) : -1,
@@ -130,7 +134,7 @@ public final class NativeParquetFile implements AutoCloseable {
             }
             this.columns = List.of(leaves);
         } catch (RuntimeException e) {
-            isthmus_h.isthmus_file_close(handle);
+            handle.close();
             throw e;
         }
     }
@@ -195,13 +199,12 @@ public final class NativeParquetFile implements AutoCloseable {
 
     /** The footer's metadata of leaf {@code leaf} in row group {@code rowGroup}, statistics copied out. */
     public ColumnChunk columnChunk(int rowGroup, int leaf) {
-        if (closed.get()) {
-            throw new IllegalStateException(name + " is closed");
-        }
+        // The statistics point into the footer: copied out under the lease.
+        MemorySegment file = handle.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
             MemorySegment chunk = isthmus_column_chunk_info.allocate(arena);
-            NativeErrors.check(isthmus_h.isthmus_file_column_chunk(handle, rowGroup, leaf, chunk, error), error);
+            NativeErrors.check(isthmus_h.isthmus_file_column_chunk(file, rowGroup, leaf, chunk, error), error);
             return new ColumnChunk(isthmus_column_chunk_info.byte_offset(chunk),
                     isthmus_column_chunk_info.compressed_size(chunk), isthmus_column_chunk_info.num_values(chunk),
                     isthmus_column_chunk_info.null_count(chunk),
@@ -210,6 +213,8 @@ public final class NativeParquetFile implements AutoCloseable {
                     isthmus_column_chunk_info.dictionary_page_offset(chunk),
                     isthmus_column_chunk_info.data_page_offset(chunk), isthmus_column_chunk_info.encodings(chunk),
                     isthmus_column_chunk_info.all_dictionary(chunk));
+        } finally {
+            handle.release();
         }
     }
 
@@ -237,9 +242,15 @@ public final class NativeParquetFile implements AutoCloseable {
             MemorySegment page = arena.allocate(length);
             new InputRanges(stream, name).read(chunk.dictionaryPageOffset(), page);
             MemorySegment error = NativeErrors.allocate(arena);
-            return ImportedArray.receive(tracker, (array, schema) -> NativeErrors.check(
-                    isthmus_h.isthmus_file_dictionary(handle, rowGroup, leaf, page, length, array, schema, error),
-                    error));
+            // The page is read without the lease, so a close need not wait for the I/O.
+            MemorySegment file = handle.acquire();
+            try {
+                return ImportedArray.receive(tracker, (array, schema) -> NativeErrors.check(
+                        isthmus_h.isthmus_file_dictionary(file, rowGroup, leaf, page, length, array, schema, error),
+                        error));
+            } finally {
+                handle.release();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read a dictionary page of " + name, e);
         }
@@ -262,14 +273,12 @@ public final class NativeParquetFile implements AutoCloseable {
 
     /** Starts a scan; it keeps what it needs, so it may outlive this handle. */
     public NativeParquetScan scan(ScanOptions options, MemoryTracker tracker) {
-        if (closed.get()) {
-            throw new IllegalStateException(name + " is closed");
+        MemorySegment file = handle.acquire();
+        try {
+            return NativeParquetScan.open(this, file, options, tracker);
+        } finally {
+            handle.release();
         }
-        return NativeParquetScan.open(this, options, tracker);
-    }
-
-    MemorySegment handle() {
-        return handle;
     }
 
     /** The FileIO the scan reads ranges from, or {@code null} for a local file the library reads. */
@@ -277,10 +286,9 @@ public final class NativeParquetFile implements AutoCloseable {
         return input;
     }
 
+    /** Frees the library's footer now, or once the calls in flight return; idempotent, any thread. */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            isthmus_h.isthmus_file_close(handle);
-        }
+        handle.close();
     }
 }

@@ -8,6 +8,7 @@ import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.TypeMapping;
 import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.NativeHandle;
 import dev.isthmus.ffm.gen.ArrowArray;
 import dev.isthmus.ffm.gen.ArrowSchema;
 import dev.isthmus.ffm.gen.isthmus_h;
@@ -27,14 +28,22 @@ import org.apache.iceberg.types.Types;
  * Batches of one file's projected columns, decoded natively. Each {@link ArrowColumnarBatch}
  * owns its native memory and must be closed by whoever consumes it (the Flink source closes it
  * on recycle); batches stay valid after the scan is closed. A closed batch's buffers go back to
- * the library's pool for the scan's next batches at once, while views of it stay readable (the
- * scan holds the pool's memory) until the batches imported with it in one arena
- * ({@link ImportArenas}) are closed too. One thread at a time.
+ * the library's pool for the scan's next batches at once. Views of it then read whatever the scan
+ * decodes there next (the scan holds the pool's memory, so never freed memory) until the batches
+ * imported with it in one arena ({@link ImportArenas}) are closed too, after which they throw
+ * {@link IllegalStateException}; with {@link dev.isthmus.arrow.cdata.CheckedBatches} on they throw
+ * as soon as the batch is closed.
+ *
+ * <p>Iterated by one thread at a time; {@link #close()} may come from any thread at any moment.
+ * Each {@link #hasNext()} and {@link #next()} leases the native scan ({@link NativeHandle}), so a
+ * close racing them frees the scan (and a batch decoded but not yet taken) once they return, and
+ * later calls throw {@link IllegalStateException}.
  */
 @SuppressWarnings("restricted") // library-owned range buffers are reinterpreted to their stated length
 public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, AutoCloseable {
     private final NativeParquetFile file;
-    private final MemorySegment scan;
+    /** Owns the native scan and everything below that its calls use; freed by {@link #free}. */
+    private final NativeHandle scan;
     private final ArrowField schema;
     private final MemoryTracker tracker;
     private final Arena scratch = Arena.ofShared();
@@ -46,20 +55,20 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     private InputRanges ranges;
     private ArrowColumnarBatch pending;
     private boolean ended;
-    private boolean closed;
 
     private NativeParquetScan(NativeParquetFile file, MemorySegment scan, MemorySegment memoryHold, ArrowField schema,
             MemoryTracker tracker) {
         this.file = file;
-        this.scan = scan;
+        this.scan = new NativeHandle(scan, "scan of " + file.name(), this::free);
         this.schema = schema;
         this.tracker = tracker;
         // The hold is released once every batch's arena is closed, possibly on another thread.
-        this.batchArenas = new ImportArenas(ImportArenas.DEFAULT_ARRAYS_PER_ARENA,
-                () -> isthmus_h.isthmus_scan_memory_release(memoryHold));
+        this.batchArenas = ImportArenas.forBatches(() -> isthmus_h.isthmus_scan_memory_release(memoryHold));
     }
 
-    static NativeParquetScan open(NativeParquetFile file, ScanOptions options, MemoryTracker tracker) {
+    /** Opens a scan of {@code file}, whose handle {@code fileHandle} the caller holds a lease on. */
+    static NativeParquetScan open(NativeParquetFile file, MemorySegment fileHandle, ScanOptions options,
+            MemoryTracker tracker) {
         MemorySegment scan;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
@@ -81,7 +90,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             isthmus_scan_options.expected_schema(opts, expected);
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             try {
-                NativeErrors.check(isthmus_h.isthmus_scan_open(file.handle(), opts, out, error), error);
+                NativeErrors.check(isthmus_h.isthmus_scan_open(fileHandle, opts, out, error), error);
             } finally {
                 ArrowSchema.release.invoke(ArrowSchema.release(expected), expected);
             }
@@ -113,28 +122,37 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
         return schema;
     }
 
+    /** @throws IllegalStateException if the scan is closed */
     @Override
     public boolean hasNext() {
-        if (pending == null && !ended) {
-            pending = advance();
+        MemorySegment handle = scan.acquire();
+        try {
+            if (pending == null && !ended) {
+                pending = advance(handle);
+            }
+            return pending != null;
+        } finally {
+            scan.release();
         }
-        return pending != null;
     }
 
+    /** @throws IllegalStateException if the scan is closed */
     @Override
     public ArrowColumnarBatch next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException("no more batches in " + file.name());
+        scan.acquire();
+        try {
+            if (!hasNext()) {
+                throw new NoSuchElementException("no more batches in " + file.name());
+            }
+            ArrowColumnarBatch batch = pending;
+            pending = null;
+            return batch;
+        } finally {
+            scan.release();
         }
-        ArrowColumnarBatch batch = pending;
-        pending = null;
-        return batch;
     }
 
-    private ArrowColumnarBatch advance() {
-        if (closed) {
-            throw new IllegalStateException("scan of " + file.name() + " is closed");
-        }
+    private ArrowColumnarBatch advance(MemorySegment scan) {
         while (true) {
             NativeErrors.check(isthmus_h.isthmus_scan_next(scan, produced, state, error), error);
             int s = state.get(ValueLayout.JAVA_INT, 0);
@@ -152,12 +170,12 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             if (s != isthmus_h.ISTHMUS_SCAN_STATE_NEED_RANGES()) {
                 throw new IllegalStateException("isthmus_scan_next reported unknown state " + s);
             }
-            fillRanges();
+            fillRanges(scan);
         }
     }
 
     /** Reads the bytes the next row group needs into the library's buffers. */
-    private void fillRanges() {
+    private void fillRanges(MemorySegment scan) {
         if (file.input() == null) {
             throw new IllegalStateException("the library asked for byte ranges of local file " + file.name());
         }
@@ -181,12 +199,14 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
         }
     }
 
+    /** Frees the scan now, or once the call in flight returns; idempotent, any thread. Batches taken stay valid. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+        scan.close();
+    }
+
+    /** Runs once, after the close, when no call holds the scan. */
+    private void free(MemorySegment scan) {
         try {
             if (pending != null) {
                 pending.close();
