@@ -42,7 +42,7 @@ extern "C" {
 
 /* Version of this contract. The Java loader refuses a library whose
  * isthmus_abi_version() differs from the value its bindings were generated with. */
-#define ISTHMUS_ABI_VERSION 5
+#define ISTHMUS_ABI_VERSION 6
 
 /* ---------------------------------------------------------------- status codes */
 
@@ -385,7 +385,16 @@ typedef struct isthmus_scan_options {
     uint32_t batch_size;
     /* ISTHMUS_SCAN_FLAG_* bits. */
     uint32_t flags;
+    /* The largest uncompressed page, in bytes, the scan allocates for (ABI 6); 0 for
+     * ISTHMUS_SCAN_DEFAULT_MAX_PAGE_SIZE. A page declaring more fails the scan with
+     * ISTHMUS_ERR_OUT_OF_MEMORY naming the page, before anything is allocated for it.
+     * Whatever the limit, a page declaring more than its codec can produce from its
+     * stored bytes is ISTHMUS_ERR_CORRUPT_DATA. */
+    uint64_t max_page_size;
 } isthmus_scan_options;
+
+/* The default of isthmus_scan_options.max_page_size: 256 MiB. */
+#define ISTHMUS_SCAN_DEFAULT_MAX_PAGE_SIZE 268435456
 
 /* A file range a scan needs, and the library-owned buffer to fill with it. */
 typedef struct isthmus_range {

@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::arrow::{ArrowArray, ArrowSchema};
-use super::{free_handle, guard, guard_infallible, input_slice, out_param, write_out, IsthmusError};
+use super::{
+    free_handle, guard, guard_infallible, input_slice, out_param, write_out, IsthmusError,
+};
 use crate::arrow::export::{export, export_array, export_schema};
 use crate::arrow::import::read_schema;
 use crate::arrow::pool::BufferPool;
@@ -117,6 +119,7 @@ pub struct IsthmusScanOptions {
     pub num_row_groups: u32,
     pub batch_size: u32,
     pub flags: u32,
+    pub max_page_size: u64,
 }
 
 #[repr(C)]
@@ -575,6 +578,8 @@ unsafe fn scan_options(options: &IsthmusScanOptions) -> Result<ScanOptions> {
         batch_size: options.batch_size as usize,
         keep_dictionaries: options.flags & SCAN_FLAG_KEEP_DICTIONARIES != 0,
         verify_crc: options.flags & SCAN_FLAG_SKIP_CRC == 0,
+        // Beyond the address space is no limit at all, which a u64 may say.
+        max_page_size: usize::try_from(options.max_page_size).unwrap_or(usize::MAX),
     })
 }
 

@@ -12,7 +12,7 @@ use super::format::{
 };
 use super::io::{ByteRange, ChunkBytes, ChunkSource, LocalFile, MAGIC, TAIL_LEN};
 use super::location::Location;
-use super::page::PageReader;
+use super::page::{PageOptions, PageReader};
 use super::schema::{ColumnDescriptor, SchemaDescriptor};
 use crate::arrow::{ArrayData, DataType, Field};
 use crate::error::{Error, Result};
@@ -233,7 +233,12 @@ impl ParquetFile {
         })?;
         copy.extend_from_slice(bytes);
         let len = copy.len();
-        let pages = PageReader::new(location.clone(), codec, chunk.num_values, verify_crc);
+        let pages = PageReader::new(
+            location.clone(),
+            codec,
+            chunk.num_values,
+            PageOptions::new(verify_crc),
+        );
         let width = descriptor.type_length.unwrap_or(0).max(0) as usize;
         let dictionary = read_dictionary_page(
             pages,

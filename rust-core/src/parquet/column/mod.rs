@@ -30,7 +30,7 @@ use self::values::{needs_exact_count, ValueDecoder};
 use super::encodings::levels::LevelDecoder;
 use super::io::ChunkBytes;
 use super::location::Location;
-use super::page::{PageKind, PageReader, RawPage};
+use super::page::{PageKind, PageOptions, PageReader, RawPage};
 use crate::arrow::{ArrayData, DataType, MutableBuffer};
 use crate::compression::Codec;
 use crate::error::{Error, Result};
@@ -88,10 +88,10 @@ impl ColumnReader {
         codec: Codec,
         num_values: u64,
         spec: LeafSpec,
-        verify_crc: bool,
+        options: PageOptions,
     ) -> ColumnReader {
         ColumnReader {
-            pages: PageReader::new(location, codec, num_values, verify_crc),
+            pages: PageReader::new(location, codec, num_values, options),
             chunk,
             spec,
             dictionary: None,

@@ -26,6 +26,7 @@ use super::arrow::nulls::null_array;
 use super::column::{ColumnReader, LeafBatch, LeafSpec, Output};
 use super::file::ParquetFile;
 use super::io::{coalesce, range_buffers, ByteRange, ChunkBytes, ChunkSource};
+use super::page::{PageOptions, DEFAULT_MAX_PAGE_SIZE};
 use crate::arrow::pool::BufferPool;
 use crate::arrow::{ArrayData, DataType, Field};
 use crate::error::{Error, Result, Status};
@@ -50,6 +51,9 @@ pub struct ScanOptions {
     pub keep_dictionaries: bool,
     /// Check page checksums where pages have them.
     pub verify_crc: bool,
+    /// The largest uncompressed page to decompress, in bytes; 0 for
+    /// [`DEFAULT_MAX_PAGE_SIZE`].
+    pub max_page_size: usize,
 }
 
 /// What [`Scan::next_step`] produced.
@@ -109,7 +113,7 @@ pub struct Scan {
     next_row_group: usize,
     skip: u64,
     batch_size: usize,
-    verify_crc: bool,
+    pages: PageOptions,
     state: State,
     /// The error that stopped the scan; it cannot go on after one.
     failed: Option<Error>,
@@ -188,7 +192,14 @@ impl Scan {
             } else {
                 options.batch_size
             },
-            verify_crc: options.verify_crc,
+            pages: PageOptions {
+                verify_crc: options.verify_crc,
+                max_page_size: if options.max_page_size == 0 {
+                    DEFAULT_MAX_PAGE_SIZE
+                } else {
+                    options.max_page_size
+                },
+            },
             state: State::Idle,
             failed: None,
         })
@@ -376,7 +387,7 @@ impl Scan {
                 codec,
                 chunk.num_values,
                 self.specs[k],
-                self.verify_crc,
+                self.pages,
             ));
         }
         let skip = std::mem::take(&mut self.skip);
