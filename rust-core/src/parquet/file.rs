@@ -330,9 +330,14 @@ fn check_chunk(chunk: &ColumnChunk, column: &ColumnDescriptor, data_end: u64) ->
         )));
     }
     // Some writers store 0 (or garbage) for an absent dictionary page; a real
-    // one always comes before the data pages.
+    // one always comes before the data pages. Arrow C++ stores data_page_offset
+    // 0 for a chunk without data pages, which then starts at its dictionary.
     let start = match meta.dictionary_page_offset {
-        Some(offset) if offset > 0 && offset < meta.data_page_offset => offset,
+        Some(offset)
+            if offset > 0 && (offset < meta.data_page_offset || meta.data_page_offset == 0) =>
+        {
+            offset
+        }
         _ => meta.data_page_offset,
     };
     let (Ok(start), Ok(len), Ok(num_values)) = (
