@@ -503,7 +503,8 @@ int32_t isthmus_file_schema(const isthmus_file *file, struct ArrowSchema *out_sc
  * fields carry no field ids are UNSUPPORTED (they need a name mapping). Projecting flat
  * fields of a file that also has nested ones works.
  * The scan holds a reference to the file's metadata; it may outlive the file handle.
- * Errors: INVALID_ARGUMENT, UNSUPPORTED, OUT_OF_MEMORY. */
+ * Errors: INVALID_ARGUMENT, CORRUPT_DATA (the file lacks a field the expected schema
+ * says is required), UNSUPPORTED, OUT_OF_MEMORY. */
 int32_t isthmus_scan_open(const isthmus_file *file, const isthmus_scan_options *options,
                           isthmus_scan **out_scan, isthmus_error *error);
 
@@ -521,7 +522,8 @@ int32_t isthmus_scan_schema(const isthmus_scan *scan, struct ArrowSchema *out_sc
  *       group's bytes: call isthmus_scan_ranges, fill every range, call next again;
  *   ISTHMUS_SCAN_STATE_END: no more rows.
  * out_array is written only for BATCH. After an error other than INVALID_ARGUMENT the
- * scan cannot continue; later calls fail with INVALID_ARGUMENT repeating the error.
+ * scan cannot continue; later calls fail with the same status, repeating the error
+ * (ABI 6).
  * A scan may be used from any thread, but by one at a time: a call made while
  * another is running on the same scan fails with INVALID_ARGUMENT.
  * Errors: INVALID_ARGUMENT, CORRUPT_DATA, UNSUPPORTED, IO, OUT_OF_MEMORY. */

@@ -742,6 +742,7 @@ fn projection_reorders_renames_widens_and_fills_missing_fields() {
         ..project(&[5])
     };
     let err = refuse(required);
+    assert_eq!(err.status(), Status::CorruptData, "the file's fault: {err}");
     assert!(
         err.message()
             .ends_with("field id 5 ('r') is required, but the file does not have it"),

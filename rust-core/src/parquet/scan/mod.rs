@@ -217,13 +217,14 @@ impl Scan {
     }
 
     /// The next batch, a request for byte ranges, or the end. After an error
-    /// (other than a misuse) the scan only repeats that it failed.
+    /// (other than a misuse) the scan only repeats that it failed, with the
+    /// error's status, so that a damaged file is reported as one on every call.
     pub fn next_step(&mut self) -> Result<Step> {
         if let Some(failed) = &self.failed {
-            return Err(Error::invalid_argument(format!(
-                "the scan failed earlier: {}",
-                failed.message()
-            )));
+            return Err(Error::new(
+                failed.status(),
+                format!("the scan failed earlier: {}", failed.message()),
+            ));
         }
         let result = self.advance();
         if let Err(e) = &result {

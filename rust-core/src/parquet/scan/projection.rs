@@ -75,11 +75,13 @@ pub fn project(
                 OutputColumn::Present(node)
             }
             None => match wanted {
+                // The file's fault, not the caller's: a file of the table
+                // must hold the table's required fields.
                 Some(wanted) if !wanted.nullable => {
-                    return Err(invalid(format!(
+                    return Err(location.wrap(Error::corrupt_data(format!(
                         "field id {id} ('{}') is required, but the file does not have it",
                         wanted.name
-                    )))
+                    ))))
                 }
                 Some(wanted) => OutputColumn::Missing(wanted.clone()),
                 None => {
