@@ -436,7 +436,23 @@ fn options_and_errors_cross_the_boundary() {
             isthmus_scan_open(file, &o, &mut scan, &mut e),
             Status::InvalidArgument.code()
         );
-        assert_eq!(message(&e), "unknown flags 0x8");
+        assert_eq!(
+            message(&e),
+            format!("{}: unknown flags 0x8", path.display()),
+            "misuse names the file too"
+        );
+        let mut info = MaybeUninit::<IsthmusRowGroupInfo>::zeroed();
+        assert_eq!(
+            isthmus_file_row_group(file, 9, info.as_mut_ptr(), &mut e),
+            Status::InvalidArgument.code()
+        );
+        assert_eq!(
+            message(&e),
+            format!(
+                "{}: row group 9 is out of range (the file has 3)",
+                path.display()
+            )
+        );
         o = options(&ids);
         o.num_field_ids = 3;
         o.field_ids = null();

@@ -240,13 +240,11 @@ impl ParquetFile {
             PageOptions::new(verify_crc),
         );
         let width = descriptor.type_length.unwrap_or(0).max(0) as usize;
-        let dictionary = read_dictionary_page(
-            pages,
-            ChunkBytes::memory(Arc::new(copy), 0..len)?,
-            conversion,
-            width,
-        )?;
-        let array = dictionary.to_array(data_type.clone())?;
+        let chunk = ChunkBytes::memory(Arc::new(copy), 0..len).map_err(|e| location.wrap(e))?;
+        let dictionary = read_dictionary_page(pages, chunk, conversion, width)?;
+        let array = dictionary
+            .to_array(data_type.clone())
+            .map_err(|e| location.wrap(e))?;
         let name = descriptor.path.last().map_or("", String::as_str);
         let field = with_field_id(Field::new(name, data_type, false), descriptor.field_id);
         Ok((field, array))

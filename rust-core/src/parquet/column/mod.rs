@@ -116,11 +116,12 @@ impl ColumnReader {
                 Conversion::Utf8 => DataType::Utf8,
                 _ => DataType::Binary,
             };
-            out.dictionary = Some(match &self.dictionary {
-                Some(dictionary) => dictionary.to_array(data_type)?,
+            let dictionary = match &self.dictionary {
+                Some(dictionary) => dictionary.to_array(data_type),
                 // A chunk of nulls only: no index points anywhere.
-                None => empty_dictionary(data_type)?,
-            });
+                None => empty_dictionary(data_type),
+            };
+            out.dictionary = Some(dictionary.map_err(|e| self.pages.location().wrap(e))?);
         }
         Ok(())
     }

@@ -240,9 +240,9 @@ impl Scan {
     /// completely, with the file's bytes of its range.
     pub fn ranges(&mut self) -> Result<Vec<PendingRange>> {
         let State::AwaitingRanges { plan, buffers, .. } = &mut self.state else {
-            return Err(Error::invalid_argument(
+            return Err(self.file.location().wrap(Error::invalid_argument(
                 "the scan is not waiting for byte ranges (next did not return NEED_RANGES)",
-            ));
+            )));
         };
         Ok(plan
             .ranges
@@ -271,7 +271,9 @@ impl Scan {
                     else {
                         return Err(Error::internal("scan state changed"));
                     };
-                    let chunks = self.memory_chunks(row_group, &plan, buffers)?;
+                    let chunks = self
+                        .memory_chunks(row_group, &plan, buffers)
+                        .map_err(|e| self.file.location().row_group(row_group).wrap(e))?;
                     self.start_row_group(row_group, chunks)?;
                 }
                 State::Reading { .. } | State::Idle => {
@@ -292,7 +294,8 @@ impl Scan {
                             self.leaves
                                 .iter()
                                 .map(|&c| ChunkBytes::file(local.clone(), info.chunks[c].range))
-                                .collect::<Result<Vec<_>>>()?
+                                .collect::<Result<Vec<_>>>()
+                                .map_err(|e| self.file.location().row_group(row_group).wrap(e))?
                         }
                         ChunkSource::Caller => {
                             let plan = self.plan(row_group);
@@ -306,7 +309,8 @@ impl Scan {
                                 };
                                 return Ok(Step::NeedRanges);
                             }
-                            self.memory_chunks(row_group, &plan, buffers)?
+                            self.memory_chunks(row_group, &plan, buffers)
+                                .map_err(|e| self.file.location().row_group(row_group).wrap(e))?
                         }
                     };
                     self.start_row_group(row_group, chunks)?;
@@ -429,7 +433,9 @@ impl Scan {
                 Output::Boolean => rows,
                 Output::Fixed(_) | Output::Bytes => 0,
             };
-            batch.prepare_in(&self.pool, expected)?;
+            batch
+                .prepare_in(&self.pool, expected)
+                .map_err(|e| location.wrap(e))?;
             reader.read(rows, batch)?;
         }
         *rows_left -= rows as u64;
