@@ -283,6 +283,38 @@ fn unknown_logical_type_columns_read_as_nulls() {
         [["null", "1"], ["null", "2"], ["null", "3"]]
     );
 
+    // Iceberg's conversion of such a file calls the column int: nulls of it.
+    let expected = |nullable: bool| {
+        isthmus::arrow::Field::new("t", isthmus::arrow::DataType::Struct, false).with_children(
+            vec![isthmus::arrow::Field::new(
+                "nothing",
+                isthmus::arrow::DataType::Int32,
+                nullable,
+            )],
+        )
+    };
+    let as_int = ScanOptions {
+        expected: Some(expected(true)),
+        ..project(&[2])
+    };
+    assert_eq!(
+        rows_both_modes(&written.bytes, &as_int),
+        [["null"], ["null"], ["null"]]
+    );
+    let required = ScanOptions {
+        expected: Some(expected(false)),
+        ..project(&[2])
+    };
+    let err = scan::rows(&written.bytes, required, Mode::Ranges).unwrap_err();
+    assert_eq!(err.status(), Status::CorruptData, "{err}");
+    assert!(
+        err.message().ends_with(
+            "field id 2 ('nothing') is required, but the file's column has logical type \
+             UNKNOWN, which holds only nulls"
+        ),
+        "{err}"
+    );
+
     // A value where the type says there are none is a damaged file.
     let columns = [
         Column::flat(1, Values::I64(vec![1, 2, 3]), &[true; 3]),
