@@ -387,7 +387,8 @@ typedef struct isthmus_scan_options {
     uint32_t flags;
     /* The largest uncompressed page, in bytes, the scan allocates for (ABI 6); 0 for
      * ISTHMUS_SCAN_DEFAULT_MAX_PAGE_SIZE. A page declaring more fails the scan with
-     * ISTHMUS_ERR_OUT_OF_MEMORY naming the page, before anything is allocated for it.
+     * ISTHMUS_ERR_CORRUPT_DATA naming the page, before anything is allocated for it (no
+     * writer makes pages near the default; a damaged header claims them).
      * Whatever the limit, a page declaring more than its codec can produce from its
      * stored bytes is ISTHMUS_ERR_CORRUPT_DATA. */
     uint64_t max_page_size;

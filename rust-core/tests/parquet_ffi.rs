@@ -491,7 +491,7 @@ fn options_and_errors_cross_the_boundary() {
         assert_eq!(isthmus_scan_open(file, &o, &mut scan, &mut e), 0);
         assert_eq!(
             isthmus_scan_next(scan, array.as_mut_ptr(), &mut state, &mut e),
-            Status::OutOfMemory.code()
+            Status::CorruptData.code()
         );
         assert!(
             message(&e).contains("errors.parquet: row group 0, column 'price', page 0: ")

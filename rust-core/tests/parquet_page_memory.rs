@@ -133,9 +133,9 @@ fn pages_claiming_2_gib_fail_without_allocating_it() {
                     .contains("test.parquet: row group 0, column 'v', page 1: "),
                 "{codec}: {err}"
             );
+            assert_eq!(err.status(), Status::CorruptData, "{codec}: {err}");
             // Brotli's framing bounds nothing: the scan's page limit refuses it.
             if codec == Codec::Brotli {
-                assert_eq!(err.status(), Status::OutOfMemory, "{err}");
                 assert!(
                     err.message().ends_with(
                         "uncompressed_page_size 2147483647 exceeds the scan's limit of 268435456 \
@@ -144,7 +144,6 @@ fn pages_claiming_2_gib_fail_without_allocating_it() {
                     "{err}"
                 );
             } else {
-                assert_eq!(err.status(), Status::CorruptData, "{codec}: {err}");
                 assert!(
                     err.message()
                         .contains("uncompressed_page_size 2147483647 is impossible for "),

@@ -81,7 +81,8 @@ pub struct PageOptions {
     /// Check page checksums where pages have them.
     pub verify_crc: bool,
     /// The largest uncompressed page (bytes) to allocate for; a page declaring
-    /// more is refused (OUT_OF_MEMORY) before anything is allocated.
+    /// more is refused (CORRUPT_DATA: no writer makes such pages, a damaged
+    /// header does) before anything is allocated.
     pub max_page_size: usize,
 }
 
@@ -287,7 +288,7 @@ impl PageReader {
             )));
         }
         if declared > self.options.max_page_size {
-            return Err(Error::out_of_memory(format!(
+            return Err(Error::corrupt_data(format!(
                 "uncompressed_page_size {declared} exceeds the scan's limit of {} bytes per page \
                  (the max_page_size scan option)",
                 self.options.max_page_size
@@ -700,7 +701,7 @@ mod tests {
             ..options
         };
         let err = zstd_page(&plain, 100_000, small).unwrap_err();
-        assert_eq!(err.status(), Status::OutOfMemory, "{err}");
+        assert_eq!(err.status(), Status::CorruptData, "{err}");
         assert_eq!(
             err.message(),
             "t.parquet: row group 0, column 'c', page 0: uncompressed_page_size 100000 exceeds \

@@ -14,7 +14,7 @@ import org.apache.iceberg.Schema;
  * @param keepDictionaries keep wholly dictionary-encoded string columns as Arrow dictionary arrays
  * @param maxPageSize the largest uncompressed page, in bytes, the decoder allocates for, or 0 for
  *     the library's default ({@code ISTHMUS_SCAN_DEFAULT_MAX_PAGE_SIZE}, 256 MiB); a page declaring
- *     more fails the scan with {@link dev.isthmus.ffm.NativeException.OutOfMemory} naming the page
+ *     more fails the scan with {@link dev.isthmus.ffm.NativeException.CorruptData} naming the page
  */
 public record ScanOptions(Schema projection, int[] rowGroups, long firstRow, int batchSize, boolean keepDictionaries,
         long maxPageSize) {

@@ -111,6 +111,34 @@ class DamagedFilesTest {
         assertTrue(openFails(badFooter).getMessage().startsWith(badFooter.location() + ": footer: "));
     }
 
+    /**
+     * A damaged dictionary page, reached by {@link NativeParquetFile#dictionary} and by scans, both
+     * through FileIO: the message names file, row group, column and page.
+     */
+    @Test
+    void damagedPagesThroughFileIoNameTheirPlace() throws IOException {
+        long dataPage;
+        try (NativeParquetFile file = NativeParquetFile.open(intact)) {
+            NativeParquetFile.ColumnChunk name = file.columnChunk(0, 1);
+            assertTrue(name.dictionaryCoversValues(), "the names are dictionary-encoded: " + name);
+            dataPage = name.dataPageOffset();
+        }
+        // The last byte before the data pages is the dictionary page's: its checksum fails.
+        InputFile input = damaged("damaged-dictionary.parquet", bytes -> {
+            bytes[(int) dataPage - 1] ^= 0x55;
+            return bytes;
+        });
+        String where = input.location() + ": row group 0, column 'name', page 0: ";
+        try (NativeParquetFile file = NativeParquetFile.open(input)) {
+            NativeException e = assertThrows(NativeException.CorruptData.class,
+                    () -> file.dictionary(0, 1, tracker).close());
+            assertTrue(e.getMessage().startsWith(where + "page checksum mismatch"), e.getMessage());
+            NativeException scan = assertThrows(NativeException.CorruptData.class,
+                    () -> NativeRows.read(file, ScanOptions.of(SCHEMA), tracker));
+            assertTrue(scan.getMessage().startsWith(where + "page checksum mismatch"), scan.getMessage());
+        }
+    }
+
     @Test
     void aFileLackingARequiredFieldIsCorruptOnBothPaths() {
         Schema projection = new Schema(
@@ -137,7 +165,7 @@ class DamagedFilesTest {
     void pagesLargerThanTheScanLimitAreRefusedNamingThePage() {
         ScanOptions options = ScanOptions.of(SCHEMA).withMaxPageSize(100);
         for (boolean throughFileIo : new boolean[] {false, true}) {
-            NativeException e = assertThrows(NativeException.OutOfMemory.class,
+            NativeException e = assertThrows(NativeException.CorruptData.class,
                     () -> NativeRows.read(intact, options, throughFileIo, tracker));
             assertTrue(e.getMessage().contains("intact.parquet: row group 0, column 'id', page 0: "
                     + "uncompressed_page_size "), e.getMessage());
