@@ -478,7 +478,7 @@ fn missing_required_fields_are_corrupt_data() {
             ..SchemaElement::default()
         },
     ];
-    let rows = 50;
+    let rows: usize = 50;
     let valid: Vec<bool> = (0..rows).map(|i| i % 4 != 0).collect();
     let count = valid.iter().filter(|&&v| v).count();
     let columns = [
