@@ -42,7 +42,7 @@ extern "C" {
 
 /* Version of this contract. The Java loader refuses a library whose
  * isthmus_abi_version() differs from the value its bindings were generated with. */
-#define ISTHMUS_ABI_VERSION 5
+#define ISTHMUS_ABI_VERSION 6
 
 /* ---------------------------------------------------------------- status codes */
 
@@ -385,7 +385,17 @@ typedef struct isthmus_scan_options {
     uint32_t batch_size;
     /* ISTHMUS_SCAN_FLAG_* bits. */
     uint32_t flags;
+    /* The largest uncompressed page, in bytes, the scan allocates for (ABI 6); 0 for
+     * ISTHMUS_SCAN_DEFAULT_MAX_PAGE_SIZE. A page declaring more fails the scan with
+     * ISTHMUS_ERR_CORRUPT_DATA naming the page, before anything is allocated for it (no
+     * writer makes pages near the default; a damaged header claims them).
+     * Whatever the limit, a page declaring more than its codec can produce from its
+     * stored bytes is ISTHMUS_ERR_CORRUPT_DATA. */
+    uint64_t max_page_size;
 } isthmus_scan_options;
+
+/* The default of isthmus_scan_options.max_page_size: 256 MiB. */
+#define ISTHMUS_SCAN_DEFAULT_MAX_PAGE_SIZE 268435456
 
 /* A file range a scan needs, and the library-owned buffer to fill with it. */
 typedef struct isthmus_range {
@@ -494,7 +504,8 @@ int32_t isthmus_file_schema(const isthmus_file *file, struct ArrowSchema *out_sc
  * fields carry no field ids are UNSUPPORTED (they need a name mapping). Projecting flat
  * fields of a file that also has nested ones works.
  * The scan holds a reference to the file's metadata; it may outlive the file handle.
- * Errors: INVALID_ARGUMENT, UNSUPPORTED, OUT_OF_MEMORY. */
+ * Errors: INVALID_ARGUMENT, CORRUPT_DATA (the file lacks a field the expected schema
+ * says is required), UNSUPPORTED, OUT_OF_MEMORY. */
 int32_t isthmus_scan_open(const isthmus_file *file, const isthmus_scan_options *options,
                           isthmus_scan **out_scan, isthmus_error *error);
 
@@ -512,7 +523,8 @@ int32_t isthmus_scan_schema(const isthmus_scan *scan, struct ArrowSchema *out_sc
  *       group's bytes: call isthmus_scan_ranges, fill every range, call next again;
  *   ISTHMUS_SCAN_STATE_END: no more rows.
  * out_array is written only for BATCH. After an error other than INVALID_ARGUMENT the
- * scan cannot continue; later calls fail with INVALID_ARGUMENT repeating the error.
+ * scan cannot continue; later calls fail with the same status, repeating the error
+ * (ABI 6).
  * A scan may be used from any thread, but by one at a time: a call made while
  * another is running on the same scan fails with INVALID_ARGUMENT.
  * Errors: INVALID_ARGUMENT, CORRUPT_DATA, UNSUPPORTED, IO, OUT_OF_MEMORY. */

@@ -305,6 +305,10 @@ fn rust_constants() -> BTreeMap<String, i64> {
             "ISTHMUS_SCAN_FLAG_SKIP_CRC",
             i64::from(parquet::SCAN_FLAG_SKIP_CRC),
         ),
+        (
+            "ISTHMUS_SCAN_DEFAULT_MAX_PAGE_SIZE",
+            isthmus::parquet::page::DEFAULT_MAX_PAGE_SIZE as i64,
+        ),
         ("ISTHMUS_SCAN_STATE_END", i64::from(parquet::SCAN_STATE_END)),
         (
             "ISTHMUS_SCAN_STATE_BATCH",

@@ -742,6 +742,7 @@ fn projection_reorders_renames_widens_and_fills_missing_fields() {
         ..project(&[5])
     };
     let err = refuse(required);
+    assert_eq!(err.status(), Status::CorruptData, "the file's fault: {err}");
     assert!(
         err.message()
             .ends_with("field id 5 ('r') is required, but the file does not have it"),
@@ -1377,10 +1378,19 @@ fn int96_timestamps_read_as_microseconds() {
     let rows = scan::rows(&bytes, options, Mode::Local).unwrap();
     let expected: Vec<Vec<String>> = cases[0].expected.iter().map(|v| vec![v.clone()]).collect();
     assert_rows(&rows, &expected, "INT96 as micros");
-    // Without an expected schema INT96 stays nanoseconds.
-    let (schema, _) = scan::batches(&file, &bytes, project(&[1])).unwrap();
+    // Without an expected schema INT96 stays nanoseconds, where year 1 is
+    // out of range.
+    let scan = isthmus::parquet::scan::Scan::open(file.clone(), project(&[1])).unwrap();
     assert_eq!(
-        schema.children[0].data_type,
+        scan.schema().children[0].data_type,
         ts(isthmus::arrow::TimeUnit::Nanosecond)
+    );
+    let err = scan::batches(&file, &bytes, project(&[1])).unwrap_err();
+    assert!(
+        err.message().ends_with(
+            "int96.parquet: row group 0, column 'ts', page 0: INT96 timestamp (Julian day \
+             1721426, 999 ns of the day) is outside the range of 64-bit nanoseconds since 1970"
+        ),
+        "{err}"
     );
 }

@@ -4,12 +4,16 @@
 
 mod parquet_support;
 
+use isthmus::arrow::{DataType, Field, TimeUnit};
 use isthmus::compression::Codec;
 use isthmus::error::{Error, Status};
 use isthmus::parquet::format::{
-    Encoding, LogicalType, PageHeader, PhysicalType, Repetition, SchemaElement,
+    Encoding, KeyValue, LogicalType, PageHeader, PhysicalType, Repetition, SchemaElement,
+    ThriftStruct,
 };
+use isthmus::parquet::scan::ScanOptions;
 use parquet_support::scan::{self, project, Mode};
+use parquet_support::thrift_tree;
 use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values, Written};
 
 fn schema() -> Vec<SchemaElement> {
@@ -154,7 +158,7 @@ fn impossible_page_sizes() {
         "{message}"
     );
     assert!(
-        message.ends_with(" stored bytes with codec zstd"),
+        message.contains(" stored bytes with codec zstd: they hold at most "),
         "{message}"
     );
 
@@ -337,7 +341,11 @@ fn errors_stop_the_scan() {
     let failure = failure.expect("the damaged page is reached");
     assert_eq!(failure.status(), Status::CorruptData);
     let again = scan.next_step().unwrap_err();
-    assert_eq!(again.status(), Status::InvalidArgument);
+    assert_eq!(
+        again.status(),
+        Status::CorruptData,
+        "a damaged file stays one"
+    );
     assert_eq!(
         again.message(),
         format!("the scan failed earlier: {}", failure.message())
@@ -374,4 +382,262 @@ fn unsupported_codecs_are_refused_when_the_scan_opens() {
     );
     // Without that column, the file reads.
     assert!(isthmus::parquet::scan::Scan::open(file, project(&[1])).is_ok());
+}
+
+/// The fields parquet.thrift marks required, by struct (ColumnChunk's
+/// deprecated file_offset aside: read as its default, 0, as other readers do).
+fn required_fields(structure: &str) -> &'static [i16] {
+    match structure {
+        "FileMetaData" => &[1, 2, 3, 4],
+        "SchemaElement" => &[4],
+        "RowGroup" => &[1, 2, 3],
+        "ColumnMetaData" => &[1, 2, 3, 4, 5, 6, 7, 9],
+        "PageEncodingStats" => &[1, 2, 3],
+        "KeyValue" => &[1],
+        "DecimalType" => &[1, 2],
+        "TimestampType" | "IntType" => &[1, 2],
+        "PageHeader" => &[1, 2, 3],
+        "DataPageHeader" => &[1, 2, 3, 4],
+        "DictionaryPageHeader" => &[1, 2],
+        "DataPageHeaderV2" => &[1, 2, 3, 4, 5, 6],
+        _ => &[],
+    }
+}
+
+/// The struct a field of `parent` holds, for the fields that hold one.
+fn child_struct(parent: &str, id: i16) -> &'static str {
+    match (parent, id) {
+        ("FileMetaData", 2) => "SchemaElement",
+        ("FileMetaData", 4) => "RowGroup",
+        ("FileMetaData", 5) | ("ColumnMetaData", 8) => "KeyValue",
+        ("SchemaElement", 10) => "LogicalType",
+        ("LogicalType", 5) => "DecimalType",
+        ("LogicalType", 8) => "TimestampType",
+        ("LogicalType", 10) => "IntType",
+        ("RowGroup", 1) => "ColumnChunk",
+        ("ColumnChunk", 3) => "ColumnMetaData",
+        ("ColumnMetaData", 13) => "PageEncodingStats",
+        ("PageHeader", 5) => "DataPageHeader",
+        ("PageHeader", 7) => "DictionaryPageHeader",
+        ("PageHeader", 8) => "DataPageHeaderV2",
+        _ => "",
+    }
+}
+
+/// The struct holding the last field of `path` (from `top`), and whether
+/// parquet.thrift requires that field.
+fn is_required(top: &'static str, path: &thrift_tree::Path) -> (&'static str, bool) {
+    let mut structure = top;
+    for &(id, _) in &path[..path.len() - 1] {
+        structure = child_struct(structure, id);
+    }
+    let id = path.last().unwrap().0;
+    (structure, required_fields(structure).contains(&id))
+}
+
+/// Every field of the footer and of every page header removed in turn: a
+/// required one is CORRUPT_DATA naming the struct and the field; without an
+/// optional one the file reads or fails as a damaged file does (CORRUPT_DATA
+/// or UNSUPPORTED), never as the caller's mistake.
+#[test]
+fn missing_required_fields_are_corrupt_data() {
+    let schema = vec![
+        SchemaElement {
+            name: "table".into(),
+            num_children: Some(4),
+            ..SchemaElement::default()
+        },
+        SchemaElement {
+            logical_type: Some(LogicalType::Timestamp {
+                is_adjusted_to_utc: true,
+                unit: isthmus::parquet::format::TimeUnit::Micros,
+            }),
+            ..schema()[1].clone()
+        },
+        schema()[2].clone(),
+        SchemaElement {
+            physical_type: Some(PhysicalType::Int32),
+            repetition: Some(Repetition::Optional),
+            name: "price".into(),
+            field_id: Some(3),
+            logical_type: Some(LogicalType::Decimal {
+                scale: 2,
+                precision: 9,
+            }),
+            ..SchemaElement::default()
+        },
+        SchemaElement {
+            physical_type: Some(PhysicalType::Int32),
+            repetition: Some(Repetition::Required),
+            name: "small".into(),
+            field_id: Some(4),
+            logical_type: Some(LogicalType::Integer {
+                bit_width: 16,
+                is_signed: true,
+            }),
+            ..SchemaElement::default()
+        },
+    ];
+    let rows: usize = 50;
+    let valid: Vec<bool> = (0..rows).map(|i| i % 4 != 0).collect();
+    let count = valid.iter().filter(|&&v| v).count();
+    let columns = [
+        Column::flat(1, Values::I64((0..count as i64).collect()), &valid),
+        Column::flat(
+            1,
+            Values::Bytes((0..count).map(|i| vec![b'a' + (i % 3) as u8]).collect()),
+            &valid,
+        )
+        .encoded(ValueEncoding::Dictionary),
+        Column::flat(1, Values::I32((0..count as i32).collect()), &valid),
+        Column::flat(0, Values::I32((0..rows as i32).collect()), &[]),
+    ];
+    let expected = Field::new("t", DataType::Struct, false).with_children(vec![
+        Field::new(
+            "ts",
+            DataType::Timestamp {
+                unit: TimeUnit::Microsecond,
+                timezone: Some("UTC".into()),
+            },
+            true,
+        ),
+        Field::new("url", DataType::Utf8, true),
+        Field::new(
+            "price",
+            DataType::Decimal128 {
+                precision: 9,
+                scale: 2,
+            },
+            true,
+        ),
+        Field::new("small", DataType::Int16, true),
+    ]);
+    let options = ScanOptions {
+        expected: Some(expected),
+        ..project(&[1, 2, 3, 4])
+    };
+    for page_version in [1, 2] {
+        let mut written = write_file(
+            &schema,
+            &columns,
+            &Options {
+                page_version,
+                entries_per_page: 20,
+                ..Options::default()
+            },
+        );
+        written.metadata.key_value_metadata = Some(vec![KeyValue {
+            key: "iceberg.schema".into(),
+            value: Some("{}".into()),
+        }]);
+        let n = written.bytes.len();
+        let footer_len = u32::from_le_bytes(written.bytes[n - 8..n - 4].try_into().unwrap());
+        let data = written.bytes[..n - 8 - footer_len as usize].to_vec();
+        let mut footer = Vec::new();
+        written.metadata.encode(&mut footer).unwrap();
+        let tree = thrift_tree::read(&footer).unwrap();
+        assert_eq!(thrift_tree::write(&tree), footer, "the tree round-trips");
+        let mut required = 0;
+        for path in thrift_tree::paths(&tree) {
+            let footer = thrift_tree::write(&thrift_tree::without(&tree, &path));
+            let mut bytes = data.clone();
+            bytes.extend_from_slice(&footer);
+            bytes.extend_from_slice(&(footer.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(b"PAR1");
+            let result = scan::open(&bytes, "bids.parquet", Mode::Ranges)
+                .and_then(|file| scan::batches(&file, &bytes, options.clone()).map(drop));
+            let (structure, is_required) = is_required("FileMetaData", &path);
+            let field = path.last().unwrap().0;
+            match result {
+                Err(e) if is_required => {
+                    required += 1;
+                    assert_eq!(e.status(), Status::CorruptData, "{path:?}: {e}");
+                    assert!(
+                        e.message().starts_with("bids.parquet: footer: ")
+                            && e.message()
+                                .contains(&format!("{structure} starting at byte "))
+                            && e.message().ends_with(&format!("lacks required field {}", {
+                                required_name(structure, field)
+                            })),
+                        "{path:?}: {e}"
+                    );
+                }
+                Ok(()) if is_required => panic!("{path:?}: read without {structure} field {field}"),
+                Err(e) => assert!(
+                    matches!(e.status(), Status::CorruptData | Status::Unsupported),
+                    "{path:?} ({structure} field {field}): {e}"
+                ),
+                Ok(()) => {}
+            }
+        }
+        assert!(required > 40, "{required} required fields removed");
+
+        for page in &written.pages {
+            let header = &written.bytes[page.header..page.body];
+            let tree = thrift_tree::read(header).unwrap();
+            for path in thrift_tree::paths(&tree) {
+                let bytes = thrift_tree::write(&thrift_tree::without(&tree, &path));
+                let (structure, is_required) = is_required("PageHeader", &path);
+                match PageHeader::decode(&bytes) {
+                    Err(e) => {
+                        assert_eq!(e.status(), Status::CorruptData, "{path:?}: {e}");
+                        assert!(is_required, "{path:?}: {e}");
+                        assert!(
+                            e.message().ends_with(&format!(
+                                "lacks required field {}",
+                                required_name(structure, path.last().unwrap().0)
+                            )),
+                            "{path:?}: {e}"
+                        );
+                    }
+                    Ok(_) => assert!(!is_required, "{path:?}: decoded without it"),
+                }
+            }
+        }
+    }
+}
+
+/// The IDL's name of a required field, as the decoder names it.
+fn required_name(structure: &str, id: i16) -> &'static str {
+    match (structure, id) {
+        ("FileMetaData", 1) => "version",
+        ("FileMetaData", 2) => "schema",
+        ("FileMetaData", 3) | ("RowGroup", 3) => "num_rows",
+        ("FileMetaData", 4) => "row_groups",
+        ("SchemaElement", 4) => "name",
+        ("RowGroup", 1) => "columns",
+        ("RowGroup", 2) => "total_byte_size",
+        ("ColumnMetaData", 1) | ("PageHeader", 1) => "type",
+        ("ColumnMetaData", 2) => "encodings",
+        ("ColumnMetaData", 3) => "path_in_schema",
+        ("ColumnMetaData", 4) => "codec",
+        ("ColumnMetaData", 5) => "num_values",
+        ("ColumnMetaData", 6) => "total_uncompressed_size",
+        ("ColumnMetaData", 7) => "total_compressed_size",
+        ("ColumnMetaData", 9) => "data_page_offset",
+        ("PageEncodingStats", 1) => "page_type",
+        ("PageEncodingStats", 2) => "encoding",
+        ("PageEncodingStats", 3) => "count",
+        ("KeyValue", 1) => "key",
+        ("DecimalType", 1) => "scale",
+        ("DecimalType", 2) => "precision",
+        ("TimestampType", 1) => "isAdjustedToUTC",
+        ("TimestampType", 2) => "unit",
+        ("IntType", 1) => "bitWidth",
+        ("IntType", 2) => "isSigned",
+        ("PageHeader", 2) => "uncompressed_page_size",
+        ("PageHeader", 3) => "compressed_page_size",
+        ("DataPageHeader", 1) | ("DictionaryPageHeader", 1) | ("DataPageHeaderV2", 1) => {
+            "num_values"
+        }
+        ("DataPageHeader", 2) | ("DictionaryPageHeader", 2) => "encoding",
+        ("DataPageHeader", 3) => "definition_level_encoding",
+        ("DataPageHeader", 4) => "repetition_level_encoding",
+        ("DataPageHeaderV2", 2) => "num_nulls",
+        ("DataPageHeaderV2", 3) => "num_rows",
+        ("DataPageHeaderV2", 4) => "encoding",
+        ("DataPageHeaderV2", 5) => "definition_levels_byte_length",
+        ("DataPageHeaderV2", 6) => "repetition_levels_byte_length",
+        _ => panic!("{structure} field {id} is not required"),
+    }
 }

@@ -157,6 +157,7 @@ fn options(ids: &[i32]) -> IsthmusScanOptions {
         num_row_groups: 0,
         batch_size: 256,
         flags: 0,
+        max_page_size: 0,
     }
 }
 
@@ -435,7 +436,23 @@ fn options_and_errors_cross_the_boundary() {
             isthmus_scan_open(file, &o, &mut scan, &mut e),
             Status::InvalidArgument.code()
         );
-        assert_eq!(message(&e), "unknown flags 0x8");
+        assert_eq!(
+            message(&e),
+            format!("{}: unknown flags 0x8", path.display()),
+            "misuse names the file too"
+        );
+        let mut info = MaybeUninit::<IsthmusRowGroupInfo>::zeroed();
+        assert_eq!(
+            isthmus_file_row_group(file, 9, info.as_mut_ptr(), &mut e),
+            Status::InvalidArgument.code()
+        );
+        assert_eq!(
+            message(&e),
+            format!(
+                "{}: row group 9 is out of range (the file has 3)",
+                path.display()
+            )
+        );
         o = options(&ids);
         o.num_field_ids = 3;
         o.field_ids = null();
@@ -465,6 +482,25 @@ fn options_and_errors_cross_the_boundary() {
         assert_eq!(
             isthmus_scan_next(null_mut(), array.as_mut_ptr(), &mut state, &mut e),
             Status::InvalidArgument.code()
+        );
+        isthmus_scan_close(scan);
+
+        // A page larger than the scan's limit is refused when it is reached.
+        o = options(&[3]);
+        o.max_page_size = 100;
+        assert_eq!(isthmus_scan_open(file, &o, &mut scan, &mut e), 0);
+        assert_eq!(
+            isthmus_scan_next(scan, array.as_mut_ptr(), &mut state, &mut e),
+            Status::CorruptData.code()
+        );
+        assert!(
+            message(&e).contains("errors.parquet: row group 0, column 'price', page 0: ")
+                && message(&e).ends_with(
+                    " exceeds the scan's limit of 100 bytes per page (the max_page_size scan \
+                     option)"
+                ),
+            "{}",
+            message(&e)
         );
         isthmus_scan_close(scan);
         isthmus_scan_close(null_mut());

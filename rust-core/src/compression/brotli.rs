@@ -2,6 +2,7 @@
 //! decoder (the one-shot decoder cannot say why it failed).
 
 use std::ffi::CStr;
+use std::mem::MaybeUninit;
 use std::os::raw::{c_char, c_int, c_void};
 
 use super::{resolve_level, too_small};
@@ -96,7 +97,7 @@ pub(super) fn compress(level: i32, input: &[u8], output: &mut [u8]) -> Result<us
     }
 }
 
-pub(super) fn decompress(input: &[u8], output: &mut [u8]) -> Result<usize> {
+pub(super) fn decompress(input: &[u8], output: &mut [MaybeUninit<u8>]) -> Result<usize> {
     struct Decoder(*mut BrotliDecoderState);
     impl Drop for Decoder {
         fn drop(&mut self) {
@@ -117,7 +118,7 @@ pub(super) fn decompress(input: &[u8], output: &mut [u8]) -> Result<usize> {
     let mut available_in = input.len();
     let mut next_in = input.as_ptr();
     let mut available_out = output.len();
-    let mut next_out = output.as_mut_ptr();
+    let mut next_out: *mut u8 = output.as_mut_ptr().cast();
     let mut total_out = 0usize;
     // One call suffices: it gets all of the input and all of the output.
     // SAFETY: the cursors describe live slices; brotli advances them in bounds.

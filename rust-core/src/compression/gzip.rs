@@ -5,10 +5,10 @@
 //! assertion below stops a port to a different ABI from compiling silently.
 
 use std::ffi::CStr;
-use std::mem::size_of;
+use std::mem::{size_of, MaybeUninit};
 use std::os::raw::{c_char, c_int, c_uint, c_ulong, c_void};
 
-use super::{resolve_level, too_small};
+use super::{as_uninit, resolve_level, too_small};
 use crate::error::{Error, Result};
 
 #[repr(C)]
@@ -127,7 +127,12 @@ impl Stream {
 
     /// Runs deflate or inflate once over the unconsumed input and unused output,
     /// handing zlib at most 4 GiB of each (its counters are 32-bit).
-    fn step(&mut self, input: &[u8], output: &mut [u8], flush_when_all_in: c_int) -> c_int {
+    fn step(
+        &mut self,
+        input: &[u8],
+        output: &mut [MaybeUninit<u8>],
+        flush_when_all_in: c_int,
+    ) -> c_int {
         let in_left = &input[self.in_pos..];
         let out_left = &mut output[self.out_pos..];
         let in_chunk = in_left.len().min(c_uint::MAX as usize);
@@ -139,7 +144,7 @@ impl Stream {
         };
         self.z.next_in = in_left.as_ptr();
         self.z.avail_in = in_chunk as c_uint;
-        self.z.next_out = out_left.as_mut_ptr();
+        self.z.next_out = out_left.as_mut_ptr().cast();
         self.z.avail_out = out_chunk as c_uint;
         // SAFETY: the stream is initialised and points into live slices of the
         // lengths given; zlib reads/writes only within them.
@@ -192,7 +197,7 @@ pub(super) fn compress(level: i32, input: &[u8], output: &mut [u8]) -> Result<us
     let level = resolve_level(level, 1..=9, DEFAULT_LEVEL)?;
     let mut stream = Stream::new(Direction::Deflate, level)?;
     loop {
-        match stream.step(input, output, Z_FINISH) {
+        match stream.step(input, as_uninit(output), Z_FINISH) {
             Z_STREAM_END => return Ok(stream.out_pos),
             Z_OK => {}
             Z_BUF_ERROR if stream.out_pos == output.len() => {
@@ -211,7 +216,7 @@ pub(super) fn compress(level: i32, input: &[u8], output: &mut [u8]) -> Result<us
 }
 
 /// Decodes every gzip member in `input`, back to back, as gzip(1) does.
-pub(super) fn decompress(input: &[u8], output: &mut [u8]) -> Result<usize> {
+pub(super) fn decompress(input: &[u8], output: &mut [MaybeUninit<u8>]) -> Result<usize> {
     let mut stream = Stream::new(Direction::Inflate, 0)?;
     let mut member = 1;
     loop {

@@ -8,6 +8,7 @@
 //! parse as Hadoop framing is retried as one raw block, as Arrow C++ and
 //! parquet-java do.
 
+use std::mem::MaybeUninit;
 use std::os::raw::{c_char, c_int};
 
 use super::{to_c_int, too_small};
@@ -69,13 +70,13 @@ pub(super) fn raw_compress(input: &[u8], output: &mut [u8]) -> Result<usize> {
     Ok(written as usize)
 }
 
-pub(super) fn raw_decompress(input: &[u8], output: &mut [u8]) -> Result<usize> {
+pub(super) fn raw_decompress(input: &[u8], output: &mut [MaybeUninit<u8>]) -> Result<usize> {
     raw_decompress_block(input, output).ok_or_else(|| diagnose_raw(input, output.len()))
 }
 
 /// Decodes one block into `output`, or `None` if LZ4 rejects it (corrupt, or too
 /// large for `output`; [`decoded_len`] tells which).
-fn raw_decompress_block(input: &[u8], output: &mut [u8]) -> Option<usize> {
+fn raw_decompress_block(input: &[u8], output: &mut [MaybeUninit<u8>]) -> Option<usize> {
     let compressed_size = c_int::try_from(input.len()).ok()?;
     // No block decodes to more than int range, so clamping loses nothing.
     let capacity = output.len().min(c_int::MAX as usize) as c_int;
@@ -188,7 +189,7 @@ pub(super) fn hadoop_compress(input: &[u8], output: &mut [u8]) -> Result<usize> 
     Ok(written)
 }
 
-pub(super) fn hadoop_decompress(input: &[u8], output: &mut [u8]) -> Result<usize> {
+pub(super) fn hadoop_decompress(input: &[u8], output: &mut [MaybeUninit<u8>]) -> Result<usize> {
     if let Some(written) = hadoop_decompress_blocks(input, output) {
         return Ok(written);
     }
@@ -230,7 +231,7 @@ fn read_chunk<'a>(bytes: &mut &'a [u8]) -> Option<&'a [u8]> {
 }
 
 /// Decodes `input` as Hadoop framing, or `None` if it is not (or does not fit).
-fn hadoop_decompress_blocks(input: &[u8], output: &mut [u8]) -> Option<usize> {
+fn hadoop_decompress_blocks(input: &[u8], output: &mut [MaybeUninit<u8>]) -> Option<usize> {
     let mut rest = input;
     let mut written = 0usize;
     while !rest.is_empty() {
@@ -275,7 +276,7 @@ fn hadoop_decoded_len(input: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::super::test_data::*;
-    use super::super::Codec;
+    use super::super::{as_uninit, Codec};
     use super::*;
     use crate::error::Status;
 
@@ -322,7 +323,10 @@ mod tests {
         let mut arrow = (data.len() as u32).to_be_bytes().to_vec();
         arrow.extend((block.len() as u32).to_be_bytes());
         arrow.extend(&block);
-        assert_eq!(hadoop_decompress(&arrow, &mut output).unwrap(), data.len());
+        assert_eq!(
+            hadoop_decompress(&arrow, as_uninit(&mut output)).unwrap(),
+            data.len()
+        );
         assert!(output == data);
 
         // Hadoop's BlockCompressorStream: one block, several chunks.
@@ -333,7 +337,10 @@ mod tests {
             hadoop.extend(chunk);
         }
         output.fill(0);
-        assert_eq!(hadoop_decompress(&hadoop, &mut output).unwrap(), data.len());
+        assert_eq!(
+            hadoop_decompress(&hadoop, as_uninit(&mut output)).unwrap(),
+            data.len()
+        );
         assert!(output == data);
         assert_eq!(hadoop_decoded_len(&hadoop), Some(data.len()));
 
@@ -346,7 +353,9 @@ mod tests {
     fn hadoop_falls_back_to_a_raw_block() {
         for data in [compressible(200_000, 3), random(5_000, 3), b"x".to_vec()] {
             let block = raw_block(&data);
-            assert!(hadoop_decompress_blocks(&block, &mut vec![0; data.len()]).is_none());
+            assert!(
+                hadoop_decompress_blocks(&block, as_uninit(&mut vec![0; data.len()])).is_none()
+            );
             let mut output = vec![0; data.len()];
             assert_eq!(
                 Codec::Lz4Hadoop.decompress(&block, &mut output).unwrap(),

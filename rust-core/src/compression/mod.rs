@@ -15,6 +15,7 @@ mod snappy;
 mod zstd;
 
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::ops::RangeInclusive;
 
 use crate::error::{Error, Result};
@@ -99,6 +100,29 @@ impl Codec {
         .map_err(|e| e.context(format_args!("{} max_compressed_size", self.name())))
     }
 
+    /// The most `input` can decompress to, found without decompressing it:
+    /// exact where the format records it (snappy's length header, zstd frames'
+    /// content sizes), else the format's largest expansion (zstd's blocks times
+    /// their maximum size, LZ4's 255x, deflate's 1032x). None for brotli, whose
+    /// expansion has no useful bound. Fails if `input` is not in the format's
+    /// framing at all.
+    pub fn max_decompressed_len(self, input: &[u8]) -> Result<Option<usize>> {
+        let ratio =
+            |ratio: usize, slack: usize| input.len().saturating_mul(ratio).saturating_add(slack);
+        match self {
+            Codec::Uncompressed => Ok(Some(input.len())),
+            Codec::Snappy => snappy::decompressed_len(input).map(Some),
+            // Deflate's best case is a 258-byte match coded in 2 bits: 1032:1.
+            Codec::Gzip => Ok(Some(ratio(1032, 0))),
+            Codec::Brotli => Ok(None),
+            // A sequence's match grows by 255 bytes per length byte, plus what
+            // its token and offset give a tiny block.
+            Codec::Lz4Hadoop | Codec::Lz4Raw => Ok(Some(ratio(255, 64))),
+            Codec::Zstd => zstd::max_decompressed_len(input).map(Some),
+        }
+        .map_err(|e| e.context(format_args!("{} decompress", self.name())))
+    }
+
     /// Compresses `input` into the front of `output` and returns the compressed
     /// length. `level` 0 is the codec's default; codecs without levels ignore it.
     pub fn compress(self, level: i32, input: &[u8], output: &mut [u8]) -> Result<usize> {
@@ -117,8 +141,16 @@ impl Codec {
     /// Decompresses `input` into the front of `output` and returns the decompressed
     /// length. Output that would not fit is an error, never silently cut.
     pub fn decompress(self, input: &[u8], output: &mut [u8]) -> Result<usize> {
+        self.decompress_uninit(input, as_uninit(output))
+    }
+
+    /// [`Codec::decompress`] into memory that need not be initialised, so that
+    /// a buffer sized from an untrusted length is never filled before the codec
+    /// has shown the data is there. On success the first `n` bytes of
+    /// `output` are initialised, `n` being the length returned.
+    pub fn decompress_uninit(self, input: &[u8], output: &mut [MaybeUninit<u8>]) -> Result<usize> {
         match self {
-            Codec::Uncompressed => copy(input, output),
+            Codec::Uncompressed => copy_uninit(input, output),
             Codec::Snappy => snappy::decompress(input, output),
             Codec::Gzip => gzip::decompress(input, output),
             Codec::Brotli => brotli::decompress(input, output),
@@ -134,6 +166,28 @@ impl fmt::Display for Codec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// `bytes` as memory a codec may write. Codecs write only initialised bytes,
+/// so the memory stays initialised.
+fn as_uninit(bytes: &mut [u8]) -> &mut [MaybeUninit<u8>] {
+    // SAFETY: same layout; see above for why the view cannot de-initialise.
+    unsafe { &mut *(bytes as *mut [u8] as *mut [MaybeUninit<u8>]) }
+}
+
+fn copy_uninit(input: &[u8], output: &mut [MaybeUninit<u8>]) -> Result<usize> {
+    let Some(target) = output.get_mut(..input.len()) else {
+        return Err(too_small(
+            output.len(),
+            format_args!("{} bytes", input.len()),
+        ));
+    };
+    // SAFETY: `target` has room for `input`, and a borrowed input cannot
+    // overlap a mutably borrowed output.
+    unsafe {
+        std::ptr::copy_nonoverlapping(input.as_ptr(), target.as_mut_ptr().cast(), input.len())
+    };
+    Ok(input.len())
 }
 
 fn copy(input: &[u8], output: &mut [u8]) -> Result<usize> {

@@ -1,5 +1,6 @@
 //! Snappy through its C API (snappy-c.h).
 
+use std::mem::MaybeUninit;
 use std::os::raw::{c_char, c_int};
 
 use super::{scratch, too_small};
@@ -79,7 +80,8 @@ fn compress_into(input: &[u8], output: &mut [u8]) -> Result<usize> {
     }
 }
 
-pub(super) fn decompress(input: &[u8], output: &mut [u8]) -> Result<usize> {
+/// The length the stream's header declares.
+pub(super) fn decompressed_len(input: &[u8]) -> Result<usize> {
     let mut declared = 0usize;
     // SAFETY: the pointer and length come from a live slice.
     let status =
@@ -87,6 +89,11 @@ pub(super) fn decompress(input: &[u8], output: &mut [u8]) -> Result<usize> {
     if status != SNAPPY_OK {
         return Err(not_snappy(input.len(), "bad length header"));
     }
+    Ok(declared)
+}
+
+pub(super) fn decompress(input: &[u8], output: &mut [MaybeUninit<u8>]) -> Result<usize> {
+    let declared = decompressed_len(input)?;
     if declared > output.len() {
         return Err(too_small(output.len(), format_args!("{declared} bytes")));
     }

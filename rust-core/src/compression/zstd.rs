@@ -6,6 +6,7 @@
 
 use std::cell::RefCell;
 use std::ffi::CStr;
+use std::mem::MaybeUninit;
 use std::os::raw::{c_char, c_int, c_uint, c_void};
 use std::ptr::NonNull;
 use std::thread::LocalKey;
@@ -44,6 +45,7 @@ extern "C" {
         src_size: usize,
     ) -> usize;
     fn ZSTD_compressBound(src_size: usize) -> usize;
+    fn ZSTD_decompressBound(src: *const c_void, src_size: usize) -> u64;
     fn ZSTD_isError(code: usize) -> c_uint;
     fn ZSTD_getErrorCode(code: usize) -> c_int;
     fn ZSTD_getErrorName(code: usize) -> *const c_char;
@@ -148,7 +150,24 @@ pub(super) fn compress(level: i32, input: &[u8], output: &mut [u8]) -> Result<us
 
 /// Decodes every frame in `input` (zstd's one-shot decoder walks concatenated and
 /// skippable frames itself, and handles frames that omit their content size).
-pub(super) fn decompress(input: &[u8], output: &mut [u8]) -> Result<usize> {
+/// `ZSTD_CONTENTSIZE_ERROR`.
+const CONTENT_SIZE_ERROR: u64 = u64::MAX - 1;
+
+/// The frames' content sizes where their headers give them, else their blocks
+/// times the most a block holds (`ZSTD_decompressBound` walks the block headers).
+pub(super) fn max_decompressed_len(input: &[u8]) -> Result<usize> {
+    // SAFETY: the pointer and length come from a live slice; the function only reads it.
+    let bound = unsafe { ZSTD_decompressBound(input.as_ptr().cast(), input.len()) };
+    if bound == CONTENT_SIZE_ERROR {
+        return Err(Error::corrupt_data(format!(
+            "input is not a sequence of zstd frames ({} bytes)",
+            input.len()
+        )));
+    }
+    Ok(usize::try_from(bound).unwrap_or(usize::MAX))
+}
+
+pub(super) fn decompress(input: &[u8], output: &mut [MaybeUninit<u8>]) -> Result<usize> {
     let result = with_context(&DCTX, ZSTD_createDCtx, ZSTD_freeDCtx, |dctx| {
         // SAFETY: the pointers and lengths come from live slices.
         unsafe {
@@ -184,7 +203,7 @@ fn check(result: usize, output_capacity: usize, input_len: usize) -> Result<usiz
 #[cfg(test)]
 mod tests {
     use super::super::test_data::*;
-    use super::super::Codec;
+    use super::super::{as_uninit, Codec};
     use super::*;
     use crate::error::Status;
 
@@ -255,6 +274,9 @@ mod tests {
         );
         assert_eq!(output[..first.len()], first[..]);
         assert_eq!(output[first.len()..], second[..]);
+        assert_eq!(max_decompressed_len(&stream).unwrap(), output.len());
+        let err = max_decompressed_len(&stream[..stream.len() - 1]).unwrap_err();
+        assert_eq!(err.status(), Status::CorruptData, "{err}");
 
         let mut short = vec![0; output.len() - 1];
         let err = Codec::Zstd.decompress(&stream, &mut short).unwrap_err();
@@ -287,11 +309,22 @@ mod tests {
         assert_eq!(frame[4] >> 6, 0, "frame should omit its content size");
 
         let mut output = vec![0; data.len()];
-        assert_eq!(decompress(&frame, &mut output).unwrap(), data.len());
+        assert_eq!(
+            decompress(&frame, as_uninit(&mut output)).unwrap(),
+            data.len()
+        );
         assert!(output == data);
+        // Without a content size, the bound is the blocks times 128 KiB.
+        let bound = max_decompressed_len(&frame).unwrap();
+        assert!(
+            bound >= data.len() && bound < data.len() + (128 << 10),
+            "{bound}"
+        );
         let mut short = vec![0; data.len() - 10];
         assert_eq!(
-            decompress(&frame, &mut short).unwrap_err().status(),
+            decompress(&frame, as_uninit(&mut short))
+                .unwrap_err()
+                .status(),
             Status::BufferTooSmall
         );
     }

@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::arrow::{ArrowArray, ArrowSchema};
-use super::{free_handle, guard, guard_infallible, input_slice, out_param, write_out, IsthmusError};
+use super::{
+    free_handle, guard, guard_infallible, input_slice, out_param, write_out, IsthmusError,
+};
 use crate::arrow::export::{export, export_array, export_schema};
 use crate::arrow::import::read_schema;
 use crate::arrow::pool::BufferPool;
@@ -117,6 +119,7 @@ pub struct IsthmusScanOptions {
     pub num_row_groups: u32,
     pub batch_size: u32,
     pub flags: u32,
+    pub max_page_size: u64,
 }
 
 #[repr(C)]
@@ -175,12 +178,13 @@ unsafe fn c_str<'a>(ptr: *const c_char, name: &str) -> Result<&'a CStr> {
     Ok(unsafe { CStr::from_ptr(ptr) })
 }
 
-fn index(value: u32, count: usize, what: &str) -> Result<usize> {
+/// `value` checked against `count` of `file`'s row groups or columns.
+fn index(file: &ParquetFile, value: u32, count: usize, what: &str) -> Result<usize> {
     let index = value as usize;
     if index >= count {
-        return Err(Error::invalid_argument(format!(
+        return Err(file.location().wrap(Error::invalid_argument(format!(
             "{what} {value} is out of range (the file has {count})"
-        )));
+        ))));
     }
     Ok(index)
 }
@@ -307,7 +311,7 @@ pub unsafe extern "C" fn isthmus_file_row_group(
         let file = &unsafe { handle(file, "file") }?.file;
         let out = out_param(out, "out")?;
         let row_groups = file.row_groups();
-        let info = &row_groups[index(row_group, row_groups.len(), "row group")?];
+        let info = &row_groups[index(file, row_group, row_groups.len(), "row group")?];
         let value = IsthmusRowGroupInfo {
             num_rows: info.num_rows as i64,
             first_row: info.first_row as i64,
@@ -360,7 +364,7 @@ pub unsafe extern "C" fn isthmus_file_column(
         let handle = unsafe { handle(file, "file") }?;
         let out = out_param(out, "out")?;
         let columns = handle.file.columns();
-        let k = index(column, columns.len(), "column")?;
+        let k = index(&handle.file, column, columns.len(), "column")?;
         let c = &columns[k];
         let (precision, scale) = match &c.logical_type {
             Some(LogicalType::Decimal { scale, precision }) => (*precision, *scale),
@@ -405,8 +409,8 @@ pub unsafe extern "C" fn isthmus_file_column_chunk(
         // SAFETY: per the caller.
         let file = &unsafe { handle(file, "file") }?.file;
         let out = out_param(out, "out")?;
-        let rg = index(row_group, file.row_groups().len(), "row group")?;
-        let c = index(column, file.columns().len(), "column")?;
+        let rg = index(file, row_group, file.row_groups().len(), "row group")?;
+        let c = index(file, column, file.columns().len(), "column")?;
         let chunk = &file.row_groups()[rg].chunks[c];
         let meta = file
             .chunk_metadata(rg, c)
@@ -491,8 +495,8 @@ pub unsafe extern "C" fn isthmus_file_dictionary(
         let bytes = unsafe { input_slice(bytes, size, "bytes", "size") }?;
         let out_array = out_param(out_array, "out_array")?;
         let out_schema = out_param(out_schema, "out_schema")?;
-        let rg = index(row_group, file.row_groups().len(), "row group")?;
-        let c = index(column, file.columns().len(), "column")?;
+        let rg = index(file, row_group, file.row_groups().len(), "row group")?;
+        let c = index(file, column, file.columns().len(), "column")?;
         let (field, data) = file.dictionary(rg, c, bytes, true)?;
         let (array, schema) = export(data, &field)?;
         // SAFETY: checked non-NULL; writable per the caller's contract.
@@ -575,6 +579,8 @@ unsafe fn scan_options(options: &IsthmusScanOptions) -> Result<ScanOptions> {
         batch_size: options.batch_size as usize,
         keep_dictionaries: options.flags & SCAN_FLAG_KEEP_DICTIONARIES != 0,
         verify_crc: options.flags & SCAN_FLAG_SKIP_CRC == 0,
+        // Beyond the address space is no limit at all, which a u64 may say.
+        max_page_size: usize::try_from(options.max_page_size).unwrap_or(usize::MAX),
     })
 }
 
@@ -592,10 +598,13 @@ pub unsafe extern "C" fn isthmus_scan_open(
         // SAFETY: per the caller.
         let file = unsafe { handle(file, "file") }?.file.clone();
         if options.is_null() {
-            return Err(Error::invalid_argument("options is NULL"));
+            return Err(file
+                .location()
+                .wrap(Error::invalid_argument("options is NULL")));
         }
         // SAFETY: per the caller; the struct may be unaligned.
-        let options = unsafe { scan_options(&options.read_unaligned()) }?;
+        let options = unsafe { scan_options(&options.read_unaligned()) }
+            .map_err(|e| file.location().wrap(e))?;
         let out_scan = out_param(out_scan, "out_scan")?;
         let scan = Box::new(IsthmusScan {
             scan: Scan::open(file, options)?,

@@ -12,7 +12,7 @@ use super::format::{
 };
 use super::io::{ByteRange, ChunkBytes, ChunkSource, LocalFile, MAGIC, TAIL_LEN};
 use super::location::Location;
-use super::page::PageReader;
+use super::page::{PageOptions, PageReader};
 use super::schema::{ColumnDescriptor, SchemaDescriptor};
 use crate::arrow::{ArrayData, DataType, Field};
 use crate::error::{Error, Result};
@@ -233,15 +233,18 @@ impl ParquetFile {
         })?;
         copy.extend_from_slice(bytes);
         let len = copy.len();
-        let pages = PageReader::new(location.clone(), codec, chunk.num_values, verify_crc);
+        let pages = PageReader::new(
+            location.clone(),
+            codec,
+            chunk.num_values,
+            PageOptions::new(verify_crc),
+        );
         let width = descriptor.type_length.unwrap_or(0).max(0) as usize;
-        let dictionary = read_dictionary_page(
-            pages,
-            ChunkBytes::memory(Arc::new(copy), 0..len)?,
-            conversion,
-            width,
-        )?;
-        let array = dictionary.to_array(data_type.clone())?;
+        let chunk = ChunkBytes::memory(Arc::new(copy), 0..len).map_err(|e| location.wrap(e))?;
+        let dictionary = read_dictionary_page(pages, chunk, conversion, width)?;
+        let array = dictionary
+            .to_array(data_type.clone())
+            .map_err(|e| location.wrap(e))?;
         let name = descriptor.path.last().map_or("", String::as_str);
         let field = with_field_id(Field::new(name, data_type, false), descriptor.field_id);
         Ok((field, array))
@@ -325,9 +328,14 @@ fn check_chunk(chunk: &ColumnChunk, column: &ColumnDescriptor, data_end: u64) ->
         )));
     }
     // Some writers store 0 (or garbage) for an absent dictionary page; a real
-    // one always comes before the data pages.
+    // one always comes before the data pages. Arrow C++ stores data_page_offset
+    // 0 for a chunk without data pages, which then starts at its dictionary.
     let start = match meta.dictionary_page_offset {
-        Some(offset) if offset > 0 && offset < meta.data_page_offset => offset,
+        Some(offset)
+            if offset > 0 && (offset < meta.data_page_offset || meta.data_page_offset == 0) =>
+        {
+            offset
+        }
         _ => meta.data_page_offset,
     };
     let (Ok(start), Ok(len), Ok(num_values)) = (

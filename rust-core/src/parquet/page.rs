@@ -67,38 +67,40 @@ impl RawPage {
     }
 }
 
-/// The most a codec can expand its input, with some slack: the bound below
-/// which a page's declared uncompressed size is plausible. A header claiming
-/// more is corrupt, so a damaged size never makes the reader allocate (and
-/// zero) gigabytes for a few compressed bytes.
-fn max_expansion(codec: Codec) -> u64 {
-    match codec {
-        Codec::Uncompressed => 1,
-        // A 3-byte copy tag yields 64 bytes.
-        Codec::Snappy => 32,
-        // A match grows by 255 bytes per input byte.
-        Codec::Lz4Raw | Codec::Lz4Hadoop => 300,
-        // Deflate's maximum is 1032:1.
-        Codec::Gzip => 1100,
-        // A 4-byte RLE block yields 128 KiB.
-        Codec::Zstd => 65_536,
-        // Brotli has no tight bound; this still rules out 2 GiB from a few bytes.
-        Codec::Brotli => 1 << 20,
-    }
-}
-
 /// Bytes first offered to the header decoder; headers are mostly far smaller.
 const HEADER_GUESS: usize = 4096;
 
-/// Slack for tiny pages, whose framing dominates.
-const EXPANSION_SLACK: u64 = 4096;
+/// The largest page a scan decompresses unless told otherwise: far above what
+/// writers produce (about 1 MiB, dictionaries included), far below the 2 GiB a
+/// damaged header can claim.
+pub const DEFAULT_MAX_PAGE_SIZE: usize = 256 << 20;
+
+/// How a [`PageReader`] treats its pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageOptions {
+    /// Check page checksums where pages have them.
+    pub verify_crc: bool,
+    /// The largest uncompressed page (bytes) to allocate for; a page declaring
+    /// more is refused (CORRUPT_DATA: no writer makes such pages, a damaged
+    /// header does) before anything is allocated.
+    pub max_page_size: usize,
+}
+
+impl PageOptions {
+    pub fn new(verify_crc: bool) -> PageOptions {
+        PageOptions {
+            verify_crc,
+            max_page_size: DEFAULT_MAX_PAGE_SIZE,
+        }
+    }
+}
 
 /// Reads the pages of one column chunk.
 #[derive(Debug)]
 pub struct PageReader {
     location: Location,
     codec: Codec,
-    verify_crc: bool,
+    options: PageOptions,
     /// Where the next header starts in the chunk.
     pos: usize,
     ordinal: usize,
@@ -110,11 +112,11 @@ pub struct PageReader {
 
 impl PageReader {
     /// `location` names the column chunk; `num_values` is its metadata's.
-    pub fn new(location: Location, codec: Codec, num_values: u64, verify_crc: bool) -> Self {
+    pub fn new(location: Location, codec: Codec, num_values: u64, options: PageOptions) -> Self {
         PageReader {
             location,
             codec,
-            verify_crc,
+            options,
             pos: 0,
             ordinal: 0,
             values_left: num_values,
@@ -264,42 +266,35 @@ impl PageReader {
             self.seen_data_page = true;
         }
         self.values_left -= values;
-        self.check_sizes(&page)?;
         Ok(Some(page))
     }
 
-    /// Rules out declared uncompressed sizes the stored bytes cannot produce.
-    fn check_sizes(&self, page: &RawPage) -> Result<()> {
-        let stored = page.body.len() as u64;
-        let declared = page.uncompressed_size as u64;
-        let (levels, values_compressed) = match page.kind {
-            PageKind::DataV2 {
-                rep_len,
-                def_len,
-                is_compressed,
-                ..
-            } => ((rep_len + def_len) as u64, is_compressed),
-            _ => (0, true),
-        };
-        let codec = if values_compressed {
-            self.codec
+    /// Rules out declared sizes beyond the limit, and sizes the stored
+    /// values cannot produce (as far as the codec can tell from their framing),
+    /// before anything is allocated for them.
+    fn check_size(&self, page: &RawPage, codec: Codec, levels: usize, values: &[u8]) -> Result<()> {
+        let declared = page.uncompressed_size;
+        let bound = if values.is_empty() {
+            Some(0)
         } else {
-            Codec::Uncompressed
+            codec.max_decompressed_len(values)?
         };
-        let (stored, declared) = (stored - levels, declared - levels);
-        let plausible = if codec == Codec::Uncompressed {
-            declared == stored
-        } else {
-            declared <= stored.saturating_mul(max_expansion(codec)) + EXPANSION_SLACK
-        };
-        if plausible {
-            return Ok(());
+        if let Some(bound) = bound.filter(|&bound| declared - levels > bound) {
+            return Err(Error::corrupt_data(format!(
+                "uncompressed_page_size {declared} is impossible for {} stored bytes with codec \
+                 {codec}: they hold at most {}",
+                page.body.len(),
+                levels.saturating_add(bound)
+            )));
         }
-        Err(Error::corrupt_data(format!(
-            "uncompressed_page_size {} is impossible for {} stored bytes with codec {codec}",
-            page.uncompressed_size,
-            page.body.len()
-        )))
+        if declared > self.options.max_page_size {
+            return Err(Error::corrupt_data(format!(
+                "uncompressed_page_size {declared} exceeds the scan's limit of {} bytes per page \
+                 (the max_page_size scan option)",
+                self.options.max_page_size
+            )));
+        }
+        Ok(())
     }
 
     /// Checks `page`'s CRC (if it has one and checking is on) and decompresses
@@ -326,50 +321,74 @@ impl PageReader {
             .get(page.body.start, page.body.len())?
             .get(..page.body.len())
             .ok_or_else(|| Error::internal("a page's body lies outside its chunk"))?;
-        if let (Some(crc), true) = (page.crc, self.verify_crc) {
+        if let (Some(crc), true) = (page.crc, self.options.verify_crc) {
             verify_page_crc(crc, body)?;
         }
+        let (levels, codec) = page.levels_and_codec(self.codec);
+        // read_header made sure the levels fit both sides.
+        let (stored_levels, values) = body.split_at(levels);
+        self.check_size(page, codec, levels, values)?;
         let size = page.uncompressed_size;
-        if buffer.len() < size {
-            buffer.try_reserve(size - buffer.len()).map_err(|_| {
-                Error::out_of_memory(format!("cannot allocate {size} bytes for a page"))
-            })?;
-            buffer.resize(size, 0);
+        // Decompressed into capacity never filled beforehand: a size that passed
+        // the checks above may still be a lie, and costs nothing until written.
+        buffer.clear();
+        buffer.try_reserve(size).map_err(|_| {
+            Error::out_of_memory(format!("cannot allocate {size} bytes for a page"))
+        })?;
+        let out = &mut buffer.spare_capacity_mut()[..size];
+        let (out_levels, out_values) = out.split_at_mut(levels);
+        for (slot, &byte) in out_levels.iter_mut().zip(stored_levels) {
+            slot.write(byte);
         }
-        let out = &mut buffer[..size];
-        let (levels, values_compressed) = match page.kind {
-            PageKind::DataV2 {
-                rep_len,
-                def_len,
-                is_compressed,
-                ..
-            } => (rep_len + def_len, is_compressed),
-            _ => (0, true),
-        };
-        // check_sizes made sure the levels fit both sides.
-        out[..levels].copy_from_slice(&body[..levels]);
-        let codec = if values_compressed {
-            self.codec
+        // A v2 page without values (all nulls) stores none: no codec framing
+        // to decompress.
+        let written = if values.is_empty() {
+            0
         } else {
-            Codec::Uncompressed
+            codec
+                .decompress_uninit(values, out_values)
+                .map_err(|e| match e.status() {
+                    // The data is larger than the header says: the file is
+                    // wrong, not the caller's buffer.
+                    Status::BufferTooSmall | Status::InvalidArgument => {
+                        Error::corrupt_data(e.message().to_owned())
+                    }
+                    _ => e,
+                })?
         };
-        let written = codec
-            .decompress(&body[levels..], &mut out[levels..])
-            .map_err(|e| match e.status() {
-                // The data is larger than the header says: the file is wrong,
-                // not the caller's buffer.
-                Status::BufferTooSmall | Status::InvalidArgument => {
-                    Error::corrupt_data(e.message().to_owned())
-                }
-                _ => e,
-            })?;
         if levels + written != size {
             return Err(Error::corrupt_data(format!(
                 "the page decompressed to {} bytes, its header says {size}",
                 levels + written
             )));
         }
+        // SAFETY: the levels and the `written` bytes after them, `size` in all,
+        // were written just above.
+        unsafe { buffer.set_len(size) };
         Ok(size)
+    }
+}
+
+impl RawPage {
+    /// Bytes of levels stored uncompressed in front (v2), and the codec of
+    /// the rest.
+    fn levels_and_codec(&self, chunk_codec: Codec) -> (usize, Codec) {
+        match self.kind {
+            PageKind::DataV2 {
+                rep_len,
+                def_len,
+                is_compressed,
+                ..
+            } => (
+                rep_len + def_len,
+                if is_compressed {
+                    chunk_codec
+                } else {
+                    Codec::Uncompressed
+                },
+            ),
+            _ => (0, chunk_codec),
+        }
     }
 }
 
@@ -460,7 +479,7 @@ mod tests {
         chunk.extend_from_slice(b"trailing bytes are never read");
         let chunk = &mut memory(&chunk);
 
-        let mut reader = PageReader::new(location(), Codec::Zstd, 10, true);
+        let mut reader = PageReader::new(location(), Codec::Zstd, 10, PageOptions::new(true));
         let mut buffer = Vec::new();
         let first = reader.next_page(chunk).unwrap().unwrap();
         assert_eq!(first.ordinal, 0);
@@ -489,7 +508,7 @@ mod tests {
         let mut bytes = Vec::new();
         append(&mut bytes, header, body);
         let chunk = &mut memory(&bytes);
-        let mut reader = PageReader::new(location(), codec, num_values, true);
+        let mut reader = PageReader::new(location(), codec, num_values, PageOptions::new(true));
         match reader.next_page(chunk) {
             Err(e) => e,
             Ok(page) => {
@@ -542,14 +561,31 @@ mod tests {
         let err = single_page(&huge, body, Codec::Zstd, 4);
         assert!(
             err.message().ends_with(
-                "uncompressed_page_size 2147483647 is impossible for 8 stored bytes with codec zstd"
+                "page 0: zstd decompress: input is not a sequence of zstd frames (8 bytes)"
+            ),
+            "{err}"
+        );
+        let err = single_page(&huge, body, Codec::Gzip, 4);
+        assert!(
+            err.message().ends_with(
+                "uncompressed_page_size 2147483647 is impossible for 8 stored bytes with codec \
+                 gzip: they hold at most 8256"
             ),
             "{err}"
         );
         let mut unequal = data.clone();
+        unequal.uncompressed_page_size = 9;
+        let err = single_page(&unequal, body, Codec::Uncompressed, 4);
+        assert!(
+            err.message().ends_with(
+                "uncompressed_page_size 9 is impossible for 8 stored bytes with codec \
+                 uncompressed: they hold at most 8"
+            ),
+            "{err}"
+        );
         unequal.uncompressed_page_size = 7;
         let err = single_page(&unequal, body, Codec::Uncompressed, 4);
-        assert!(err.message().contains("impossible"), "{err}");
+        assert_eq!(err.status(), Status::CorruptData, "{err}");
 
         let err = single_page(&data, body, Codec::Snappy, 4);
         assert_eq!(err.status(), Status::CorruptData, "{err}");
@@ -565,7 +601,8 @@ mod tests {
         let mut bytes = Vec::new();
         append(&mut bytes, &data, body);
         let chunk = &mut memory(&bytes);
-        let mut reader = PageReader::new(location(), Codec::Uncompressed, 5, true);
+        let mut reader =
+            PageReader::new(location(), Codec::Uncompressed, 5, PageOptions::new(true));
         assert!(reader.next_page(chunk).unwrap().is_some());
         let err = reader.next_page(chunk).unwrap_err();
         assert!(
@@ -577,7 +614,8 @@ mod tests {
             "{err}"
         );
 
-        let mut reader = PageReader::new(location(), Codec::Uncompressed, 1, true);
+        let mut reader =
+            PageReader::new(location(), Codec::Uncompressed, 1, PageOptions::new(true));
         let err = reader.next_page(&mut memory(&[0x15, 0x99])).unwrap_err();
         assert!(err
             .message()
@@ -614,11 +652,90 @@ mod tests {
         let mut bytes = Vec::new();
         append(&mut bytes, &data, body);
         let chunk = &mut memory(&bytes);
-        let mut reader = PageReader::new(location(), Codec::Snappy, 3, false);
+        let mut reader = PageReader::new(location(), Codec::Snappy, 3, PageOptions::new(false));
         let page = reader.next_page(chunk).unwrap().unwrap();
-        let mut buffer = vec![7; 100];
+        let mut buffer = Vec::with_capacity(100);
         assert_eq!(reader.decompress(&page, chunk, &mut buffer).unwrap(), 13);
-        assert_eq!(&buffer[..13], body, "uncompressed values are copied");
-        assert_eq!(buffer.len(), 100, "the buffer never shrinks");
+        assert_eq!(&buffer[..], body, "uncompressed values are copied");
+        assert!(buffer.capacity() >= 100, "the buffer never shrinks");
+    }
+
+    /// A zstd page of `plain` whose header claims `claimed` bytes, read with
+    /// `options`.
+    fn zstd_page(plain: &[u8], claimed: i32, options: PageOptions) -> Result<Vec<u8>> {
+        let mut compressed = vec![0; Codec::Zstd.max_compressed_len(plain.len()).unwrap()];
+        let n = Codec::Zstd.compress(0, plain, &mut compressed).unwrap();
+        compressed.truncate(n);
+        let mut data = header(PageType::DataPage, &compressed, plain.len());
+        data.uncompressed_page_size = claimed;
+        data.data_page_header = Some(v1(4));
+        let mut bytes = Vec::new();
+        append(&mut bytes, &data, &compressed);
+        let chunk = &mut memory(&bytes);
+        let mut reader = PageReader::new(location(), Codec::Zstd, 4, options);
+        let page = reader.next_page(chunk)?.unwrap();
+        let mut buffer = Vec::new();
+        reader.decompress(&page, chunk, &mut buffer)?;
+        Ok(buffer)
+    }
+
+    #[test]
+    fn page_sizes_are_bounded_by_the_codec_and_the_limit_before_allocating() {
+        let plain = vec![b'x'; 100_000];
+        let options = PageOptions::new(true);
+        assert_eq!(zstd_page(&plain, 100_000, options).unwrap(), plain);
+        // The frame records its content size, so nothing else is possible,
+        // however much a ratio would allow.
+        let err = zstd_page(&plain, 100_001, options).unwrap_err();
+        assert_eq!(err.status(), Status::CorruptData, "{err}");
+        assert!(
+            err.message()
+                .starts_with("t.parquet: row group 0, column 'c', page 0: ")
+                && err
+                    .message()
+                    .ends_with("with codec zstd: they hold at most 100000"),
+            "{err}"
+        );
+        let small = PageOptions {
+            max_page_size: 99_999,
+            ..options
+        };
+        let err = zstd_page(&plain, 100_000, small).unwrap_err();
+        assert_eq!(err.status(), Status::CorruptData, "{err}");
+        assert_eq!(
+            err.message(),
+            "t.parquet: row group 0, column 'c', page 0: uncompressed_page_size 100000 exceeds \
+             the scan's limit of 99999 bytes per page (the max_page_size scan option)"
+        );
+    }
+
+    #[test]
+    fn v2_pages_without_value_bytes_are_not_decompressed() {
+        let body = b"LL";
+        let mut data = header(PageType::DataPageV2, body, body.len());
+        data.data_page_header_v2 = Some(DataPageHeaderV2 {
+            num_values: 3,
+            num_nulls: 3,
+            num_rows: 3,
+            encoding: Encoding::Plain,
+            definition_levels_byte_length: 2,
+            repetition_levels_byte_length: 0,
+            is_compressed: true,
+            statistics: None,
+        });
+        for codec in Codec::ALL {
+            let mut bytes = Vec::new();
+            append(&mut bytes, &data, body);
+            let chunk = &mut memory(&bytes);
+            let mut reader = PageReader::new(location(), codec, 3, PageOptions::new(true));
+            let page = reader.next_page(chunk).unwrap().unwrap();
+            let mut buffer = Vec::new();
+            assert_eq!(
+                reader.decompress(&page, chunk, &mut buffer).unwrap(),
+                2,
+                "{codec}"
+            );
+            assert_eq!(buffer, body);
+        }
     }
 }

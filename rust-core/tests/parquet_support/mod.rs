@@ -10,6 +10,7 @@
 pub mod ffi;
 pub mod render;
 pub mod scan;
+pub mod thrift_tree;
 pub mod writer;
 
 use isthmus::error::{Result, Status};

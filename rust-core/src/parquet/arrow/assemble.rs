@@ -227,6 +227,9 @@ fn leaf(
 ) -> Result<ArrayData> {
     let max_def = node.def_level;
     let len = slots.map_or(batch.entries, <[_]>::len);
+    if node.field.data_type == DataType::Null {
+        return null_leaf(node, batch, len);
+    }
     let (validity, null_count) = match slots {
         // Without nulls the bitmap is not even computed.
         None if batch.def.is_empty() || batch.count == len => (None, 0),
@@ -285,6 +288,26 @@ fn leaf(
         buffers,
         children: vec![],
         dictionary: dictionary.map(Box::new),
+    })
+}
+
+/// A column of logical type UNKNOWN: nulls, and no values.
+fn null_leaf(node: &ArrowNode, batch: &LeafBatch, len: usize) -> Result<ArrayData> {
+    if batch.count > 0 {
+        return Err(Error::corrupt_data(format!(
+            "column '{}' holds {} values, but its logical type UNKNOWN allows only nulls",
+            node.field.name, batch.count
+        )));
+    }
+    Ok(ArrayData {
+        data_type: node.field.data_type.clone(),
+        len,
+        offset: 0,
+        null_count: len,
+        validity: None,
+        buffers: vec![],
+        children: vec![],
+        dictionary: None,
     })
 }
 

@@ -49,13 +49,10 @@ pub fn leaf_type(column: &ColumnDescriptor) -> Result<(DataType, Conversion)> {
     };
     let width = column.type_length.unwrap_or(0).max(0) as usize;
     let logical = match &column.logical_type {
-        Some(LogicalType::Unrecognized { field_id }) => {
-            return unsupported(format!(
-                "a logical type unknown to this build (id {field_id})"
-            ))
-        }
+        // The format asks readers to ignore logical types they do not know and
+        // read the column by its physical (or converted) type.
+        Some(LogicalType::Unrecognized { .. }) | None => converted_as_logical(column),
         Some(logical) => Some(logical.clone()),
-        None => converted_as_logical(column),
     };
     let utc = |adjusted: bool| adjusted.then(|| "UTC".to_owned());
     Ok(match (column.physical_type, logical) {
@@ -161,6 +158,21 @@ pub fn leaf_type(column: &ColumnDescriptor) -> Result<(DataType, Conversion)> {
                 return unsupported(format!("a DECIMAL stored in {width} bytes"));
             }
             (decimal(precision, scale)?, C::FixedLenToDecimal(width))
+        }
+        // Only nulls, whatever the physical type: levels are read, and a value
+        // found is CORRUPT_DATA (parquet/arrow/assemble).
+        (physical, Some(LogicalType::Unknown)) => {
+            let conversion = match physical {
+                P::Boolean => C::Boolean,
+                P::Int32 => C::Int32,
+                P::Int64 => C::Int64,
+                P::Int96 => C::Int96ToNanos,
+                P::Float => C::Float,
+                P::Double => C::Double,
+                P::ByteArray => C::ByteArray,
+                P::FixedLenByteArray => C::FixedLen(width),
+            };
+            (DataType::Null, conversion)
         }
         (physical, Some(logical)) => {
             return unsupported(format!("{physical:?} with logical type {logical:?}"))
@@ -364,14 +376,32 @@ mod tests {
             err.message().contains("DECIMAL(3, 5) is not supported"),
             "{err}"
         );
-        let err = leaf_type(&column(
+    }
+
+    #[test]
+    fn unknown_annotations_are_ignored_and_unknown_columns_are_null() {
+        let future = column(
             PhysicalType::Int64,
             Some(LogicalType::Unrecognized { field_id: 40 }),
-        ))
-        .unwrap_err();
-        assert!(
-            err.message().contains("unknown to this build (id 40)"),
-            "{err}"
+        );
+        assert_eq!(
+            leaf_type(&future).unwrap(),
+            (DataType::Int64, Conversion::Int64)
+        );
+        let mut legacy = future.clone();
+        legacy.converted_type = Some(ConvertedType::TimestampMillis);
+        assert_eq!(leaf_type(&legacy).unwrap().1, Conversion::Int64);
+        assert!(matches!(
+            leaf_type(&legacy).unwrap().0,
+            DataType::Timestamp {
+                unit: TimeUnit::Millisecond,
+                ..
+            }
+        ));
+        let nulls = column(PhysicalType::ByteArray, Some(LogicalType::Unknown));
+        assert_eq!(
+            leaf_type(&nulls).unwrap(),
+            (DataType::Null, Conversion::ByteArray)
         );
     }
 }

@@ -34,7 +34,8 @@ pub enum Conversion {
     /// (schema evolution: Iceberg reads such columns as timestamps).
     Int64MillisToMicros,
     /// INT96 (nanoseconds of the day, then the Julian day) as nanoseconds since
-    /// the epoch; instants outside int64's range wrap, as in arrow-rs.
+    /// the epoch; instants outside int64's range (1677 to 2262) are
+    /// CORRUPT_DATA, never wrapped.
     Int96ToNanos,
     /// INT96 as microseconds since the epoch, as Iceberg's readers read it into
     /// its timestamptz (`ParquetUtil.extractTimestampInt96`: Julian days in
@@ -103,26 +104,42 @@ impl Conversion {
     }
 }
 
-/// An INT96 timestamp: 8 bytes of nanoseconds within the day, then 4 bytes of
-/// Julian day, little-endian.
-pub fn int96_to_nanos(value: &[u8; 12]) -> i64 {
+/// An INT96 timestamp's Julian day and nanoseconds within the day: 8 bytes of
+/// nanoseconds, then 4 bytes of day, little-endian.
+fn int96_parts(value: &[u8; 12]) -> (i32, i64) {
     let (nanos, day) = value.split_at(8);
     let nanos = i64::from_le_bytes(nanos.try_into().unwrap_or_default());
-    let day = i64::from(i32::from_le_bytes(day.try_into().unwrap_or_default()));
-    (day - JULIAN_UNIX_EPOCH)
-        .wrapping_mul(NANOS_PER_DAY)
-        .wrapping_add(nanos)
+    let day = i32::from_le_bytes(day.try_into().unwrap_or_default());
+    (day, nanos)
+}
+
+/// Computed in 128 bits, where neither the product nor the sum can overflow.
+fn int96_since_epoch(
+    value: &[u8; 12],
+    per_day: i64,
+    nanos_per_unit: i64,
+    unit: &str,
+) -> Result<i64> {
+    let (day, nanos) = int96_parts(value);
+    let days = i128::from(day) - i128::from(JULIAN_UNIX_EPOCH);
+    let instant = days * i128::from(per_day) + i128::from(nanos / nanos_per_unit);
+    i64::try_from(instant).map_err(|_| {
+        Error::corrupt_data(format!(
+            "INT96 timestamp (Julian day {day}, {nanos} ns of the day) is outside the range of \
+             64-bit {unit} since 1970"
+        ))
+    })
+}
+
+/// An INT96 timestamp in nanoseconds since the epoch.
+pub fn int96_to_nanos(value: &[u8; 12]) -> Result<i64> {
+    int96_since_epoch(value, NANOS_PER_DAY, 1, "nanoseconds")
 }
 
 /// An INT96 timestamp in microseconds since the epoch, as Iceberg computes it
-/// (wrapping where Java would saturate, for days no writer produces).
-pub fn int96_to_micros(value: &[u8; 12]) -> i64 {
-    let (nanos, day) = value.split_at(8);
-    let nanos = i64::from_le_bytes(nanos.try_into().unwrap_or_default());
-    let day = i64::from(i32::from_le_bytes(day.try_into().unwrap_or_default()));
-    (day - JULIAN_UNIX_EPOCH)
-        .wrapping_mul(NANOS_PER_DAY / 1000)
-        .wrapping_add(nanos / 1000)
+/// (days in micros plus the nanoseconds of the day truncated to micros).
+pub fn int96_to_micros(value: &[u8; 12]) -> Result<i64> {
+    int96_since_epoch(value, NANOS_PER_DAY / 1000, 1000, "microseconds")
 }
 
 /// A big-endian two's-complement integer of 1 to 16 bytes (or longer, if the
@@ -189,12 +206,29 @@ mod tests {
         let mut value = [0u8; 12];
         value[8..].copy_from_slice(&2_440_588i32.to_le_bytes());
         value[..8].copy_from_slice(&1_000i64.to_le_bytes());
-        assert_eq!(int96_to_nanos(&value), 1_000);
+        assert_eq!(int96_to_nanos(&value).unwrap(), 1_000);
+        assert_eq!(int96_to_micros(&value).unwrap(), 1);
         value[8..].copy_from_slice(&2_440_589i32.to_le_bytes());
-        assert_eq!(int96_to_nanos(&value), NANOS_PER_DAY + 1_000);
+        assert_eq!(int96_to_nanos(&value).unwrap(), NANOS_PER_DAY + 1_000);
         value[8..].copy_from_slice(&0i32.to_le_bytes());
-        // Far before 1677: wraps instead of failing, as arrow-rs does.
-        let _ = int96_to_nanos(&value);
+        // 4713 BC: microseconds reach it, nanoseconds do not.
+        assert_eq!(
+            int96_to_micros(&value).unwrap(),
+            -JULIAN_UNIX_EPOCH * 86_400_000_000 + 1
+        );
+        let err = int96_to_nanos(&value).unwrap_err();
+        assert_eq!(err.status(), crate::error::Status::CorruptData);
+        assert_eq!(
+            err.message(),
+            "INT96 timestamp (Julian day 0, 1000 ns of the day) is outside the range of 64-bit \
+             nanoseconds since 1970"
+        );
+        value[8..].copy_from_slice(&i32::MAX.to_le_bytes());
+        let err = int96_to_micros(&value).unwrap_err();
+        assert!(
+            err.message().ends_with("64-bit microseconds since 1970"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -30,7 +30,7 @@ use self::values::{needs_exact_count, ValueDecoder};
 use super::encodings::levels::LevelDecoder;
 use super::io::ChunkBytes;
 use super::location::Location;
-use super::page::{PageKind, PageReader, RawPage};
+use super::page::{PageKind, PageOptions, PageReader, RawPage};
 use crate::arrow::{ArrayData, DataType, MutableBuffer};
 use crate::compression::Codec;
 use crate::error::{Error, Result};
@@ -88,10 +88,10 @@ impl ColumnReader {
         codec: Codec,
         num_values: u64,
         spec: LeafSpec,
-        verify_crc: bool,
+        options: PageOptions,
     ) -> ColumnReader {
         ColumnReader {
-            pages: PageReader::new(location, codec, num_values, verify_crc),
+            pages: PageReader::new(location, codec, num_values, options),
             chunk,
             spec,
             dictionary: None,
@@ -116,11 +116,12 @@ impl ColumnReader {
                 Conversion::Utf8 => DataType::Utf8,
                 _ => DataType::Binary,
             };
-            out.dictionary = Some(match &self.dictionary {
-                Some(dictionary) => dictionary.to_array(data_type)?,
+            let dictionary = match &self.dictionary {
+                Some(dictionary) => dictionary.to_array(data_type),
                 // A chunk of nulls only: no index points anywhere.
-                None => empty_dictionary(data_type)?,
-            });
+                None => empty_dictionary(data_type),
+            };
+            out.dictionary = Some(dictionary.map_err(|e| self.pages.location().wrap(e))?);
         }
         Ok(())
     }

@@ -192,9 +192,11 @@ impl<'a> ValueDecoder<'a> {
             C::FloatToDouble => {
                 self.convert(n, values, Self::read_fixed_width::<f32>, f64::from)?
             }
-            C::Int96ToNanos => self.convert(n, values, Self::read_int96, |v| int96_to_nanos(&v))?,
+            C::Int96ToNanos => {
+                self.try_convert(n, values, Self::read_int96, |v| int96_to_nanos(&v))?
+            }
             C::Int96ToMicros => {
-                self.convert(n, values, Self::read_int96, |v| int96_to_micros(&v))?
+                self.try_convert(n, values, Self::read_int96, |v| int96_to_micros(&v))?
             }
             C::FixedLenToDecimal(width) => {
                 let read = |d: &mut Self, out: &mut [[u8; 16]]| d.read_fixed_decimal(width, out);
@@ -283,6 +285,27 @@ impl<'a> ValueDecoder<'a> {
             check_count(got, chunk.len())?;
             for (d, &s) in chunk.iter_mut().zip(&scratch) {
                 *d = convert(s);
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Self::convert`] with a conversion that can fail, for values whose
+    /// converted form may not exist.
+    fn try_convert<P: Copy + Default, O: NativeType>(
+        &mut self,
+        n: usize,
+        values: &mut MutableBuffer,
+        read: fn(&mut Self, &mut [P]) -> Result<usize>,
+        convert: impl Fn(P) -> Result<O>,
+    ) -> Result<()> {
+        let slot = fixed_slots::<O>(values, n)?;
+        let mut scratch = [P::default(); CHUNK];
+        for chunk in slot.chunks_mut(CHUNK) {
+            let got = read(self, &mut scratch[..chunk.len()])?;
+            check_count(got, chunk.len())?;
+            for (d, &s) in chunk.iter_mut().zip(&scratch) {
+                *d = convert(s)?;
             }
         }
         Ok(())

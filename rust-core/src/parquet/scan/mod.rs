@@ -26,6 +26,7 @@ use super::arrow::nulls::null_array;
 use super::column::{ColumnReader, LeafBatch, LeafSpec, Output};
 use super::file::ParquetFile;
 use super::io::{coalesce, range_buffers, ByteRange, ChunkBytes, ChunkSource};
+use super::page::{PageOptions, DEFAULT_MAX_PAGE_SIZE};
 use crate::arrow::pool::BufferPool;
 use crate::arrow::{ArrayData, DataType, Field};
 use crate::error::{Error, Result, Status};
@@ -50,6 +51,9 @@ pub struct ScanOptions {
     pub keep_dictionaries: bool,
     /// Check page checksums where pages have them.
     pub verify_crc: bool,
+    /// The largest uncompressed page to decompress, in bytes; 0 for
+    /// [`DEFAULT_MAX_PAGE_SIZE`].
+    pub max_page_size: usize,
 }
 
 /// What [`Scan::next_step`] produced.
@@ -109,7 +113,7 @@ pub struct Scan {
     next_row_group: usize,
     skip: u64,
     batch_size: usize,
-    verify_crc: bool,
+    pages: PageOptions,
     state: State,
     /// The error that stopped the scan; it cannot go on after one.
     failed: Option<Error>,
@@ -188,7 +192,14 @@ impl Scan {
             } else {
                 options.batch_size
             },
-            verify_crc: options.verify_crc,
+            pages: PageOptions {
+                verify_crc: options.verify_crc,
+                max_page_size: if options.max_page_size == 0 {
+                    DEFAULT_MAX_PAGE_SIZE
+                } else {
+                    options.max_page_size
+                },
+            },
             state: State::Idle,
             failed: None,
         })
@@ -206,13 +217,14 @@ impl Scan {
     }
 
     /// The next batch, a request for byte ranges, or the end. After an error
-    /// (other than a misuse) the scan only repeats that it failed.
+    /// (other than a misuse) the scan only repeats that it failed, with the
+    /// error's status, so that a damaged file is reported as one on every call.
     pub fn next_step(&mut self) -> Result<Step> {
         if let Some(failed) = &self.failed {
-            return Err(Error::invalid_argument(format!(
-                "the scan failed earlier: {}",
-                failed.message()
-            )));
+            return Err(Error::new(
+                failed.status(),
+                format!("the scan failed earlier: {}", failed.message()),
+            ));
         }
         let result = self.advance();
         if let Err(e) = &result {
@@ -228,9 +240,9 @@ impl Scan {
     /// completely, with the file's bytes of its range.
     pub fn ranges(&mut self) -> Result<Vec<PendingRange>> {
         let State::AwaitingRanges { plan, buffers, .. } = &mut self.state else {
-            return Err(Error::invalid_argument(
+            return Err(self.file.location().wrap(Error::invalid_argument(
                 "the scan is not waiting for byte ranges (next did not return NEED_RANGES)",
-            ));
+            )));
         };
         Ok(plan
             .ranges
@@ -259,7 +271,9 @@ impl Scan {
                     else {
                         return Err(Error::internal("scan state changed"));
                     };
-                    let chunks = self.memory_chunks(row_group, &plan, buffers)?;
+                    let chunks = self
+                        .memory_chunks(row_group, &plan, buffers)
+                        .map_err(|e| self.file.location().row_group(row_group).wrap(e))?;
                     self.start_row_group(row_group, chunks)?;
                 }
                 State::Reading { .. } | State::Idle => {
@@ -280,7 +294,8 @@ impl Scan {
                             self.leaves
                                 .iter()
                                 .map(|&c| ChunkBytes::file(local.clone(), info.chunks[c].range))
-                                .collect::<Result<Vec<_>>>()?
+                                .collect::<Result<Vec<_>>>()
+                                .map_err(|e| self.file.location().row_group(row_group).wrap(e))?
                         }
                         ChunkSource::Caller => {
                             let plan = self.plan(row_group);
@@ -294,7 +309,8 @@ impl Scan {
                                 };
                                 return Ok(Step::NeedRanges);
                             }
-                            self.memory_chunks(row_group, &plan, buffers)?
+                            self.memory_chunks(row_group, &plan, buffers)
+                                .map_err(|e| self.file.location().row_group(row_group).wrap(e))?
                         }
                     };
                     self.start_row_group(row_group, chunks)?;
@@ -376,7 +392,7 @@ impl Scan {
                 codec,
                 chunk.num_values,
                 self.specs[k],
-                self.verify_crc,
+                self.pages,
             ));
         }
         let skip = std::mem::take(&mut self.skip);
@@ -417,7 +433,9 @@ impl Scan {
                 Output::Boolean => rows,
                 Output::Fixed(_) | Output::Bytes => 0,
             };
-            batch.prepare_in(&self.pool, expected)?;
+            batch
+                .prepare_in(&self.pool, expected)
+                .map_err(|e| location.wrap(e))?;
             reader.read(rows, batch)?;
         }
         *rows_left -= rows as u64;

@@ -67,19 +67,37 @@ pub fn project(
                 let node = file.nodes()[index]
                     .as_ref()
                     .map_err(|e| location.wrap(e.clone().context(format_args!("field id {id}"))))?;
-                let node = match wanted {
-                    Some(wanted) => evolve(node, wanted)
-                        .map_err(|e| location.wrap(e.context(format_args!("field id {id}"))))?,
-                    None => node.clone(),
-                };
-                OutputColumn::Present(node)
+                match wanted {
+                    // An UNKNOWN column holds only nulls, which any type can
+                    // hold (Iceberg's conversion of the file calls it int).
+                    Some(wanted)
+                        if node.field.data_type == DataType::Null
+                            && wanted.data_type != DataType::Null =>
+                    {
+                        if !wanted.nullable {
+                            return Err(location.wrap(Error::corrupt_data(format!(
+                                "field id {id} ('{}') is required, but the file's column has \
+                                 logical type UNKNOWN, which holds only nulls",
+                                wanted.name
+                            ))));
+                        }
+                        OutputColumn::Missing(wanted.clone())
+                    }
+                    Some(wanted) => OutputColumn::Present(
+                        evolve(node, wanted)
+                            .map_err(|e| location.wrap(e.context(format_args!("field id {id}"))))?,
+                    ),
+                    None => OutputColumn::Present(node.clone()),
+                }
             }
             None => match wanted {
+                // The file's fault, not the caller's: a file of the table
+                // must hold the table's required fields.
                 Some(wanted) if !wanted.nullable => {
-                    return Err(invalid(format!(
+                    return Err(location.wrap(Error::corrupt_data(format!(
                         "field id {id} ('{}') is required, but the file does not have it",
                         wanted.name
-                    )))
+                    ))))
                 }
                 Some(wanted) => OutputColumn::Missing(wanted.clone()),
                 None => {

@@ -25,6 +25,16 @@ public final class NativeErrors {
         }
     }
 
+    /**
+     * {@link #check(int, MemorySegment)} for a call that cannot know what its input is: the
+     * message is prefixed with {@code subject} (a file's location, say), so that it names it.
+     */
+    public static void check(int status, MemorySegment error, String subject) {
+        if (status != isthmus_h.ISTHMUS_OK()) {
+            throw NativeException.of(status, subject + ": " + message(error));
+        }
+    }
+
     static String message(MemorySegment error) {
         if (isthmus_error.code(error) == isthmus_h.ISTHMUS_OK()) {
             return "(the library reported no message)";

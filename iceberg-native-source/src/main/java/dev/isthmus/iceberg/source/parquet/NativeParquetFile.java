@@ -157,13 +157,15 @@ public final class NativeParquetFile implements AutoCloseable {
         try (SeekableInputStream stream = input.newStream(); Arena arena = Arena.ofConfined()) {
             InputRanges ranges = new InputRanges(stream, input.location());
             MemorySegment error = NativeErrors.allocate(arena);
-            if (size < 8) {
-                throw new IllegalArgumentException(input.location() + " is " + size + " bytes, too short for Parquet");
-            }
+            // A file too short to have a tail is the library's to refuse, as too short for Parquet.
             MemorySegment tail = arena.allocate(8);
-            ranges.read(size - 8, tail);
+            if (size >= 8) {
+                ranges.read(size - 8, tail);
+            }
             MemorySegment footerLength = arena.allocate(ValueLayout.JAVA_INT);
-            NativeErrors.check(isthmus_h.isthmus_footer_length(tail, 8, size, footerLength, error), error);
+            // The library sees only the tail: name the file for it.
+            NativeErrors.check(isthmus_h.isthmus_footer_length(tail, 8, size, footerLength, error), error,
+                    input.location());
             long length = Integer.toUnsignedLong(footerLength.get(ValueLayout.JAVA_INT, 0));
             MemorySegment footer = arena.allocate(Math.max(1, length));
             ranges.read(size - 8 - length, footer.asSlice(0, length));

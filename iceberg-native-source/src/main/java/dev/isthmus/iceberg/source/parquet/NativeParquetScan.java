@@ -83,6 +83,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             }
             isthmus_scan_options.first_row(opts, options.firstRow());
             isthmus_scan_options.batch_size(opts, options.batchSize());
+            isthmus_scan_options.max_page_size(opts, options.maxPageSize());
             isthmus_scan_options.flags(opts, options.keepDictionaries() ? isthmus_h.ISTHMUS_SCAN_FLAG_KEEP_DICTIONARIES() : 0);
             // The projection's types, so columns the file lacks come back typed (and null).
             MemorySegment expected = ArrowSchema.allocate(arena);

@@ -12,8 +12,12 @@ import org.apache.iceberg.Schema;
  * @param firstRow rows of that selection to skip first (to resume at a checkpointed position)
  * @param batchSize rows per batch at most
  * @param keepDictionaries keep wholly dictionary-encoded string columns as Arrow dictionary arrays
+ * @param maxPageSize the largest uncompressed page, in bytes, the decoder allocates for, or 0 for
+ *     the library's default ({@code ISTHMUS_SCAN_DEFAULT_MAX_PAGE_SIZE}, 256 MiB); a page declaring
+ *     more fails the scan with {@link dev.isthmus.ffm.NativeException.CorruptData} naming the page
  */
-public record ScanOptions(Schema projection, int[] rowGroups, long firstRow, int batchSize, boolean keepDictionaries) {
+public record ScanOptions(Schema projection, int[] rowGroups, long firstRow, int batchSize, boolean keepDictionaries,
+        long maxPageSize) {
     public static final int DEFAULT_BATCH_SIZE = 8192;
 
     public ScanOptions {
@@ -23,7 +27,15 @@ public record ScanOptions(Schema projection, int[] rowGroups, long firstRow, int
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batchSize must be positive, got " + batchSize);
         }
+        if (maxPageSize < 0) {
+            throw new IllegalArgumentException("maxPageSize must not be negative, got " + maxPageSize);
+        }
         rowGroups = rowGroups == null ? null : rowGroups.clone();
+    }
+
+    /** Options with the library's page size limit. */
+    public ScanOptions(Schema projection, int[] rowGroups, long firstRow, int batchSize, boolean keepDictionaries) {
+        this(projection, rowGroups, firstRow, batchSize, keepDictionaries, 0);
     }
 
     /** A copy: the record must not expose its array. */
@@ -38,25 +50,29 @@ public record ScanOptions(Schema projection, int[] rowGroups, long firstRow, int
     }
 
     public ScanOptions withRowGroups(int... groups) {
-        return new ScanOptions(projection, groups, firstRow, batchSize, keepDictionaries);
+        return new ScanOptions(projection, groups, firstRow, batchSize, keepDictionaries, maxPageSize);
     }
 
     public ScanOptions withFirstRow(long row) {
-        return new ScanOptions(projection, rowGroups, row, batchSize, keepDictionaries);
+        return new ScanOptions(projection, rowGroups, row, batchSize, keepDictionaries, maxPageSize);
     }
 
     public ScanOptions withBatchSize(int rows) {
-        return new ScanOptions(projection, rowGroups, firstRow, rows, keepDictionaries);
+        return new ScanOptions(projection, rowGroups, firstRow, rows, keepDictionaries, maxPageSize);
     }
 
     public ScanOptions withDictionaries(boolean keep) {
-        return new ScanOptions(projection, rowGroups, firstRow, batchSize, keep);
+        return new ScanOptions(projection, rowGroups, firstRow, batchSize, keep, maxPageSize);
+    }
+
+    public ScanOptions withMaxPageSize(long bytes) {
+        return new ScanOptions(projection, rowGroups, firstRow, batchSize, keepDictionaries, bytes);
     }
 
     @Override
     public String toString() {
         return "ScanOptions[projection=" + projection.columns().size() + " columns, rowGroups="
                 + Arrays.toString(rowGroups) + ", firstRow=" + firstRow + ", batchSize=" + batchSize
-                + ", keepDictionaries=" + keepDictionaries + "]";
+                + ", keepDictionaries=" + keepDictionaries + ", maxPageSize=" + maxPageSize + "]";
     }
 }

@@ -1,0 +1,45 @@
+package dev.isthmus.iceberg.source.parquet;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.isthmus.arrow.FlinkValues;
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.data.columnar.ColumnarRowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.Files;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+
+/** Every row of a native scan as plain values ({@link FlinkValues}), batches checked on the way. */
+final class NativeRows {
+    private NativeRows() {}
+
+    static List<List<Object>> read(Path path, ScanOptions options, boolean throughFileIo, MemoryTracker tracker) {
+        try (NativeParquetFile file = throughFileIo
+                ? NativeParquetFile.open(Files.localInput(path.toFile()))
+                : NativeParquetFile.open(path)) {
+            return read(file, options, tracker);
+        }
+    }
+
+    static List<List<Object>> read(NativeParquetFile file, ScanOptions options, MemoryTracker tracker) {
+        RowType rowType = FlinkSchemaUtil.convert(options.projection());
+        List<List<Object>> rows = new ArrayList<>();
+        try (NativeParquetScan scan = file.scan(options, tracker)) {
+            while (scan.hasNext()) {
+                try (ArrowColumnarBatch batch = scan.next()) {
+                    assertTrue(batch.numRows() > 0 && batch.numRows() <= options.batchSize());
+                    ColumnarRowData row = new ColumnarRowData(batch.batch());
+                    for (int i = 0; i < batch.numRows(); i++) {
+                        row.setRowId(i);
+                        rows.add(FlinkValues.row(row, rowType));
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+}
