@@ -4,7 +4,7 @@
 # Usage: ci/check-jar-licence.sh path/to.jar [path/to/jdk/bin/jar]
 set -euo pipefail
 
-jar=${1:?usage: $0 path/to.jar [jar tool]}
+jar=$(realpath "${1:?usage: $0 path/to.jar [jar tool]}")
 tool=${2:-jar}
 [[ -f $jar ]] || { echo "check-jar-licence: no such file: $jar" >&2; exit 1; }
 
@@ -24,7 +24,9 @@ done
     && problems+=("META-INF/LICENSE lacks the Apache License")
 
 if [ "${#problems[@]}" -gt 0 ]; then
-    printf 'check-jar-licence: %s: %s\n' "$jar" "${problems[@]}" >&2
+    for problem in "${problems[@]}"; do
+        echo "check-jar-licence: $jar: $problem" >&2
+    done
     exit 1
 fi
 echo "check-jar-licence: OK $jar"
