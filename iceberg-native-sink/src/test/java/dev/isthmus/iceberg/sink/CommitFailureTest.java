@@ -1,0 +1,201 @@
+package dev.isthmus.iceberg.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.types.RowKind;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.SinkUtil;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The committer when the Iceberg commit, the manifest writes of a checkpoint or the task after
+ * its end-of-input commit fail, in Flink's operator test harness: a failed task is its harness
+ * closed, the restart a new harness restored from the last completed checkpoint's state. After
+ * each restore every row is committed exactly once, each checkpoint at most once, and no data
+ * file or committer manifest of the failed attempt is left behind.
+ */
+@SuppressWarnings("try") // the harness's close() declares InterruptedException
+class CommitFailureTest {
+    @TempDir
+    Path warehouse;
+
+    private Table table;
+    private CommitterHarness committers;
+    private TableLoader loader;
+
+    @BeforeEach
+    void table() {
+        // Iceberg retries a failed commit; a short wait keeps the retries quick.
+        table = new SinkTests.Warehouse(warehouse).create("t", CommitterHarness.SCHEMA, CommitterHarness.BY_REGION,
+                Map.of(TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "1", TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "1"));
+        committers = new CommitterHarness(table);
+        loader = FaultInjection.loader(table);
+    }
+
+    @AfterEach
+    void noFaults() {
+        FaultInjection.reset();
+    }
+
+    @Test
+    void aConflictIcebergRetriesCommitsOnce() throws Exception {
+        FaultInjection.onCommit(FaultInjection.once(metadata -> true, (catalog, base, metadata) -> {
+            throw new CommitFailedException("Injected conflict");
+        }));
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 100, "a"));
+            committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+        }
+        assertThat(checkpointsCommitted()).containsExactly("1");
+        assertThat(committers.rowCount()).isEqualTo(100);
+        assertNothingLeftBehind();
+    }
+
+        FaultInjection.reset();
+        try (var _ = open(state)) {
+            assertThat(checkpointsCommitted()).containsExactly("1");
+            assertThat(committers.rowCount()).isEqualTo(100);
+        }
+        assertNothingLeftBehind();
+    }
+
+        try (var _ = open(state)) {
+            assertThat(checkpointsCommitted()).containsExactly("1");
+            assertThat(committers.rowCount()).isEqualTo(100);
+        }
+        // Iceberg keeps the manifest list and manifests of a commit in unknown state (they may be
+        // the table's): metadata files, none of them a data file or the committer's.
+        assertNothingLeftBehind();
+    }
+
+    /** An aborted checkpoint's files are committed with the next completed one, once. */
+    @Test
+    void anAbortedCheckpointIsCommittedWithTheNextOne() throws Exception {
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 10, "a"));
+            committer.snapshot(1, 1);
+            committer.getOperator().notifyCheckpointAborted(1);
+            committer.processElement(committers.files(2, 20, "b"));
+            committer.snapshot(2, 2);
+            committer.notifyOfCompletedCheckpoint(2);
+            committer.notifyOfCompletedCheckpoint(1);
+        }
+        assertThat(checkpointsCommitted()).containsExactly("2");
+        assertThat(committers.rowCount()).isEqualTo(30);
+        assertNothingLeftBehind();
+    }
+
+    /**
+     * A checkpoint declined before its barrier reached the committer: its files arrive, its
+     * snapshot never comes, and the next checkpoint commits them.
+     */
+    @Test
+    void aCheckpointDeclinedUpstreamIsCommittedWithTheNextOne() throws Exception {
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 10, "a"));
+            committer.getOperator().notifyCheckpointAborted(1);
+            committer.processElement(committers.files(2, 20, "b"));
+            committer.snapshot(2, 2);
+            committer.notifyOfCompletedCheckpoint(2);
+        }
+        assertThat(checkpointsCommitted()).containsExactly("2");
+        assertThat(committers.rowCount()).isEqualTo(30);
+    }
+
+    /** The same with delete files: the aborted checkpoint's RowDelta comes first. */
+    @Test
+    void anAbortedDeltaCheckpointIsCommittedBeforeTheNextOne() throws Exception {
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 10, "a"));
+            committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+            committer.processElement(delta(2, List.of(CommitterHarness.row(RowKind.DELETE, 0, "a"))));
+            committer.snapshot(2, 2);
+            committer.getOperator().notifyCheckpointAborted(2);
+            committer.processElement(delta(3, List.of(CommitterHarness.row(RowKind.INSERT, 0, "a"))));
+            committer.snapshot(3, 3);
+            committer.notifyOfCompletedCheckpoint(3);
+        }
+        assertThat(checkpointsCommitted()).containsExactly("1", "2", "3");
+        assertThat(committers.rowCount()).as("deleted in 2, inserted again in 3").isEqualTo(10);
+        assertNothingLeftBehind();
+    }
+
+    /** The state of the checkpoint after an aborted one holds both; a restore commits both. */
+    @Test
+    void aRestoreAfterAnAbortedCheckpointCommitsItOnce() throws Exception {
+        OperatorSubtaskState state;
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 10, "a"));
+            committer.snapshot(1, 1);
+            committer.getOperator().notifyCheckpointAborted(1);
+            committer.processElement(committers.files(2, 20, "b"));
+            state = committer.snapshot(2, 2);
+        }
+        for (int restart = 0; restart < 2; restart++) {
+            try (var _ = open(state)) {
+                assertThat(checkpointsCommitted()).containsExactly("2");
+                assertThat(committers.rowCount()).isEqualTo(30);
+            }
+        }
+        assertNothingLeftBehind();
+    }
+
+        try (var replay = open(state)) {
+            replay.processElement(committers.files(2, LongStream.range(10, 20), "b"));
+            replay.snapshot(2, 2);
+            replay.notifyOfCompletedCheckpoint(2);
+            replay.processElement(committers.files(WriterOperator.END_OF_INPUT, LongStream.range(20, 30), "b"));
+            replay.endInput();
+        }
+        assertThat(SinkTests.rows(table)).hasSize(30).allSatisfy((row, count) -> assertThat(count).isOne());
+        assertThat(checkpointsCommitted()).containsExactly("1", Long.toString(WriterOperator.END_OF_INPUT));
+        assertNothingLeftBehind();
+    }
+
+    private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(OperatorSubtaskState state) throws Exception {
+        return committers.open(loader, false, Map.of(), SnapshotRef.MAIN_BRANCH, state);
+    }
+
+    private StreamRecord<FlushedFiles> delta(long checkpointId, List<org.apache.flink.table.data.RowData> rows)
+            throws Exception {
+        return new StreamRecord<>(FlushedFiles.of(checkpointId, committers.write(true, rows)));
+    }
+
+    private boolean isCommitterManifest(String location) {
+        return location.contains(committers.operatorId.toString());
+    }
+
+    private List<String> checkpointsCommitted() {
+        return committers.snapshots().stream()
+                .map(Snapshot::summary)
+                .map(summary -> summary.get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))
+                .toList();
+    }
+
+    private void assertNothingLeftBehind() {
+        assertThat(SinkTests.unreferencedDataFiles(table)).as("data files no snapshot references").isEmpty();
+        assertThat(SinkTests.committerManifests(table)).as("committer manifests").isEmpty();
+    }
+}
