@@ -145,14 +145,33 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
             this.maxCommittedCheckpointId =
                     CommitHistory.maxCommittedCheckpointId(table, restoredJobId, operatorId, branch);
             Iterator<SortedMap<Long, byte[]>> restored = pendingState.get().iterator();
-            NavigableMap<Long, byte[]> uncommitted = restored.hasNext()
-                    ? new TreeMap<>(restored.next()).tailMap(maxCommittedCheckpointId, false)
+            NavigableMap<Long, byte[]> restoredPending = restored.hasNext() ? new TreeMap<>(restored.next())
                     : new TreeMap<>();
+            deleteManifestsOfCommitted(restoredPending.headMap(maxCommittedCheckpointId, true), restoredJobId);
+            NavigableMap<Long, byte[]> uncommitted = restoredPending.tailMap(maxCommittedCheckpointId, false);
             if (!uncommitted.isEmpty()) {
                 LOG.info("Committing checkpoints {} of job {} restored as uncommitted", uncommitted.keySet(),
                         restoredJobId);
                 commitUpTo(uncommitted, restoredJobId, uncommitted.lastKey());
             }
+        }
+    }
+
+    /**
+     * The commit of these checkpoints went through, but the task that made it ended before it
+     * deleted their manifests (the commit's state was unknown, or the process died after the
+     * metadata swap); without a restore of them, nothing else would.
+     */
+    private void deleteManifestsOfCommitted(NavigableMap<Long, byte[]> committed, String committingJobId)
+            throws IOException {
+        List<ManifestFile> manifests = new ArrayList<>();
+        for (byte[] serialized : committed.values()) {
+            if (serialized.length > 0) {
+                manifests.addAll(readManifests(serialized).manifests());
+            }
+        }
+        if (!committed.isEmpty()) {
+            FlinkManifestUtil.deleteCommittedManifests(table, manifests, committingJobId, committed.lastKey());
         }
     }
 

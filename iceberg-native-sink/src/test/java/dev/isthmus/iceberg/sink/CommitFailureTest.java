@@ -80,12 +80,95 @@ class CommitFailureTest {
         assertNothingLeftBehind();
     }
 
+    /**
+     * The catalog gives no answer: the new metadata may or may not be the table's. The restore
+     * reads the table's history and commits the checkpoint only if it is not there.
+     */
+    @ParameterizedTest(name = "metadata swapped: {0}")
+    @ValueSource(booleans = {false, true})
+    void aCommitInUnknownStateIsCommittedOnceOnRestore(boolean swapped) throws Exception {
+        FaultInjection.onCommit(FaultInjection.once(metadata -> true, (catalog, base, metadata) -> {
+            if (swapped) {
+                catalog.commit(base, metadata);
+            }
+            throw new CommitStateUnknownException(new RuntimeException("Injected: no answer from the catalog"));
+        }));
+        OperatorSubtaskState state;
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 100, "a"));
+            state = committer.snapshot(1, 1);
+            assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(1))
+                    .isInstanceOf(CommitStateUnknownException.class);
+        }
+        assertThat(committers.snapshots()).hasSize(swapped ? 1 : 0);
+
         try (var _ = open(state)) {
             assertThat(checkpointsCommitted()).containsExactly("1");
             assertThat(committers.rowCount()).isEqualTo(100);
         }
         // Iceberg keeps the manifest list and manifests of a commit in unknown state (they may be
         // the table's): metadata files, none of them a data file or the committer's.
+        assertNothingLeftBehind();
+    }
+
+    /** The process dies right after the catalog swapped the metadata of checkpoints 2 and 3. */
+    @Test
+    void aCrashAfterTheMetadataSwapIsNotCommittedAgain() throws Exception {
+        OperatorSubtaskState state;
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 100, "a"));
+            committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+            committer.processElement(committers.files(2, 50, "b"));
+            committer.snapshot(2, 2);
+            committer.processElement(committers.files(3, 30, "a"));
+            state = committer.snapshot(3, 3);
+            FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(3),
+                    (catalog, base, metadata) -> {
+                        catalog.commit(base, metadata);
+                        throw new FaultInjection.Crash("Injected crash after the swap");
+                    }));
+            assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(3))
+                    .isInstanceOf(FaultInjection.Crash.class);
+        }
+        try (var _ = open(state)) {
+            assertThat(checkpointsCommitted()).containsExactly("1", "3");
+            assertThat(committers.rowCount()).isEqualTo(180);
+        }
+        assertNothingLeftBehind();
+    }
+
+    /**
+     * With delete files each pending checkpoint is its own snapshot: a crash after the first of
+     * them leaves the second to the restore, and only the second.
+     */
+    @Test
+    void aCrashBetweenTheSnapshotsOfTwoDeltaCheckpointsCommitsOnlyTheSecondOnRestore() throws Exception {
+        OperatorSubtaskState state;
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 10, "a"));
+            committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+            committer.processElement(delta(2, List.of(
+                    CommitterHarness.row(RowKind.DELETE, 0, "a"), CommitterHarness.row(RowKind.INSERT, 100, "a"))));
+            committer.snapshot(2, 2);
+            committer.processElement(delta(3, List.of(
+                    CommitterHarness.row(RowKind.DELETE, 1, "a"), CommitterHarness.row(RowKind.INSERT, 101, "a"))));
+            state = committer.snapshot(3, 3);
+            FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(2),
+                    (catalog, base, metadata) -> {
+                        catalog.commit(base, metadata);
+                        throw new FaultInjection.Crash("Injected crash after checkpoint 2's snapshot");
+                    }));
+            assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(3))
+                    .isInstanceOf(FaultInjection.Crash.class);
+        }
+        assertThat(checkpointsCommitted()).containsExactly("1", "2");
+        try (var _ = open(state)) {
+            assertThat(checkpointsCommitted()).containsExactly("1", "2", "3");
+        }
+        assertThat(SinkTests.rows(table).keySet()).extracting(row -> row.get(0))
+                .containsExactlyInAnyOrder(2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 100L, 101L);
         assertNothingLeftBehind();
     }
 
