@@ -38,6 +38,7 @@ import org.apache.iceberg.flink.sink.DeltaManifestsSerializer;
 import org.apache.iceberg.flink.sink.FlinkManifestUtil;
 import org.apache.iceberg.flink.sink.ManifestOutputFileFactory;
 import org.apache.iceberg.flink.sink.SinkUtil;
+import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.types.Types;
@@ -206,25 +207,48 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         commitUpTo(pending, jobId, WriterOperator.END_OF_INPUT);
     }
 
-    /** Moves the files received since the last checkpoint into manifests, one set per checkpoint. */
+    /**
+     * Moves the files received since the last checkpoint into manifests, one set per checkpoint.
+     * All or nothing: a failure deletes the manifests written so far and leaves the files to the
+     * next checkpoint, which would otherwise merge them with their own partial manifests.
+     */
     private void writeManifests(long checkpointId) throws IOException {
-        pending.putIfAbsent(checkpointId, NO_FILES);
-        for (Map.Entry<Long, List<WriteResult>> entry : sinceLastSnapshot.entrySet()) {
-            long id = entry.getKey();
-            WriteResult.Builder merged = WriteResult.builder().addAll(entry.getValue());
-            byte[] earlier = pending.get(id);
-            if (earlier != null && earlier.length > 0) {
-                // Only the end-of-input files arrive over several checkpoints: a writer that
-                // finished early sent its files before a checkpoint the others still ran into.
-                DeltaManifests manifests = readManifests(earlier);
-                merged.add(FlinkManifestUtil.readCompletedFiles(manifests, table.io(), table.specs()));
-                superseded.computeIfAbsent(id, k -> new ArrayList<>()).addAll(manifests.manifests());
+        Map<Long, byte[]> written = new HashMap<>();
+        Map<Long, List<ManifestFile>> replaced = new HashMap<>();
+        List<String> created = new ArrayList<>();
+        try {
+            for (Map.Entry<Long, List<WriteResult>> entry : sinceLastSnapshot.entrySet()) {
+                long id = entry.getKey();
+                WriteResult.Builder merged = WriteResult.builder().addAll(entry.getValue());
+                byte[] earlier = pending.get(id);
+                if (earlier != null && earlier.length > 0) {
+                    // Only the end-of-input files arrive over several checkpoints: a writer that
+                    // finished early sent its files before a checkpoint the others still ran into.
+                    DeltaManifests manifests = readManifests(earlier);
+                    merged.add(FlinkManifestUtil.readCompletedFiles(manifests, table.io(), table.specs()));
+                    replaced.put(id, manifests.manifests());
+                }
+                DeltaManifests manifests = FlinkManifestUtil.writeCompletedFiles(merged.build(), () -> {
+                    OutputFile file = manifestFiles.create(id);
+                    created.add(file.location());
+                    return file;
+                }, spec, TableUtil.formatVersion(table));
+                written.put(id, SimpleVersionedSerialization.writeVersionAndSerialize(
+                        DeltaManifestsSerializer.INSTANCE, manifests));
             }
-            DeltaManifests manifests = FlinkManifestUtil.writeCompletedFiles(merged.build(),
-                    () -> manifestFiles.create(id), spec, TableUtil.formatVersion(table));
-            pending.put(id, SimpleVersionedSerialization.writeVersionAndSerialize(DeltaManifestsSerializer.INSTANCE,
-                    manifests));
+        } catch (IOException | RuntimeException e) {
+            for (String location : created) {
+                try {
+                    table.io().deleteFile(location);
+                } catch (RuntimeException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+            }
+            throw e;
         }
+        pending.putIfAbsent(checkpointId, NO_FILES);
+        pending.putAll(written);
+        replaced.forEach((id, manifests) -> superseded.computeIfAbsent(id, k -> new ArrayList<>()).addAll(manifests));
         sinceLastSnapshot.clear();
     }
 

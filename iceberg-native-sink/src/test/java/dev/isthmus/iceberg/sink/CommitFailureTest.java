@@ -245,6 +245,35 @@ class CommitFailureTest {
         assertNothingLeftBehind();
     }
 
+    /**
+     * The second manifest of a checkpoint (the delete files', after the data files') cannot be
+     * written; the checkpoint is declined and the job goes on: the next checkpoint commits the
+     * files once, and the manifest that was written for the declined one does not stay behind.
+     */
+    @Test
+    void aManifestWriteThatFailsIsRetriedByTheNextCheckpoint() throws Exception {
+        AtomicInteger manifests = new AtomicInteger();
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 10, "a"));
+            committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+            committer.processElement(delta(2, List.of(
+                    CommitterHarness.row(RowKind.DELETE, 0, "a"), CommitterHarness.row(RowKind.INSERT, 100, "a"))));
+            FaultInjection.refuseOutput(location -> isCommitterManifest(location)
+                    && manifests.incrementAndGet() == 2);
+            assertThatThrownBy(() -> committer.snapshot(2, 2)).hasStackTraceContaining("Injected failure creating");
+            assertThat(manifests).hasValue(2);
+            FaultInjection.reset();
+            committer.getOperator().notifyCheckpointAborted(2);
+            committer.snapshot(3, 3);
+            committer.notifyOfCompletedCheckpoint(3);
+        }
+        assertThat(checkpointsCommitted()).containsExactly("1", "2");
+        assertThat(SinkTests.rows(table).keySet()).extracting(row -> row.get(0))
+                .containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 100L);
+        assertNothingLeftBehind();
+    }
+
         try (var replay = open(state)) {
             replay.processElement(committers.files(2, LongStream.range(10, 20), "b"));
             replay.snapshot(2, 2);
