@@ -97,6 +97,11 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
     /** Manifests replaced by a rewrite with more files, per checkpoint; deleted when it is committed. */
     private transient NavigableMap<Long, List<ManifestFile>> superseded;
     private transient long maxCommittedCheckpointId;
+    /**
+     * The last checkpoint this committer (or the one it was restored from) snapshotted: files
+     * received for a later checkpoint are in no checkpoint's state.
+     */
+    private transient long lastSnapshotId;
     private transient int emptyCheckpoints;
     private transient int maxEmptyCheckpoints;
 
@@ -130,6 +135,7 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         this.sinceLastSnapshot = new HashMap<>();
         this.superseded = new TreeMap<>();
         this.maxCommittedCheckpointId = CommitHistory.NONE;
+        this.lastSnapshotId = context.getRestoredCheckpointId().orElse(CommitHistory.NONE);
         this.pendingState = context.getOperatorStateStore().getListState(PENDING_STATE);
         this.jobIdState = context.getOperatorStateStore().getListState(JOB_ID_STATE);
 
@@ -188,6 +194,7 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         writeManifests(context.getCheckpointId());
         pendingState.update(List.of(new TreeMap<>(pending)));
         jobIdState.update(List.of(jobId));
+        this.lastSnapshotId = context.getCheckpointId();
     }
 
     @Override
@@ -254,6 +261,22 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
 
     private static DeltaManifests readManifests(byte[] serialized) throws IOException {
         return SimpleVersionedSerialization.readVersionAndDeSerialize(DeltaManifestsSerializer.INSTANCE, serialized);
+    }
+
+    /** Deletes files no commit will reference: a failed attempt's, or a replay of committed rows. */
+    private void deleteFiles(long checkpointId, Iterable<WriteResult> results) {
+        for (WriteResult result : results) {
+            List<ContentFile<?>> files = new ArrayList<>(Arrays.asList(result.dataFiles()));
+            files.addAll(Arrays.asList(result.deleteFiles()));
+            for (ContentFile<?> file : files) {
+                try {
+                    table.io().deleteFile(file.location());
+                } catch (RuntimeException e) {
+                    LOG.warn("Cannot delete {}, written for checkpoint {} and never to be committed: orphan-file "
+                            + "removal will find it", file.location(), checkpointId, e);
+                }
+            }
+        }
     }
 
     /** Commits every checkpoint in {@code from} up to and including {@code checkpointId}, and forgets them. */
@@ -340,6 +363,9 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
     @Override
     public void close() throws Exception {
         try {
+            if (sinceLastSnapshot != null) {
+                deleteUnsnapshotted();
+            }
             if (workerPool != null) {
                 workerPool.shutdown();
             }
@@ -347,5 +373,22 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         } finally {
             super.close();
         }
+    }
+
+    /**
+     * The files received for checkpoints after the last snapshot are in no checkpoint's state
+     * when the task ends without one (it failed or was cancelled), so no restore commits them.
+     * Files of earlier checkpoints can still arrive after their snapshot (unaligned
+     * checkpoints keep them in the channel state), and so can the end-of-input files of a writer
+     * that finished early; those are kept.
+     */
+    private void deleteUnsnapshotted() {
+        sinceLastSnapshot.forEach((id, results) -> {
+            if (id > lastSnapshotId && id != WriterOperator.END_OF_INPUT) {
+                LOG.info("Deleting the files received for checkpoint {}, which was never snapshotted", id);
+                deleteFiles(id, results);
+            }
+        });
+        sinceLastSnapshot.clear();
     }
 }

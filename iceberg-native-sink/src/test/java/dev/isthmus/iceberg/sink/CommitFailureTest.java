@@ -72,6 +72,26 @@ class CommitFailureTest {
         assertNothingLeftBehind();
     }
 
+    /**
+     * The catalog refuses every commit until the restart. The checkpoint's files stay pending in
+     * its state and are committed on restore; the files received for the next checkpoint, in no
+     * checkpoint's state, are deleted when the task fails.
+     */
+    @Test
+    void aCommitTheCatalogRefusesIsCommittedOnRestore() throws Exception {
+        FaultInjection.onCommit((catalog, base, metadata) -> {
+            throw new IllegalStateException("Injected: the catalog is unavailable");
+        });
+        OperatorSubtaskState state;
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 100, "a"));
+            state = committer.snapshot(1, 1);
+            committer.processElement(committers.files(2, 50, "b"));
+            assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(1))
+                    .hasMessageContaining("the catalog is unavailable");
+        }
+        assertThat(committers.snapshots()).isEmpty();
+
         FaultInjection.reset();
         try (var _ = open(state)) {
             assertThat(checkpointsCommitted()).containsExactly("1");
@@ -271,6 +291,29 @@ class CommitFailureTest {
         assertThat(checkpointsCommitted()).containsExactly("1", "2");
         assertThat(SinkTests.rows(table).keySet()).extracting(row -> row.get(0))
                 .containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 100L);
+        assertNothingLeftBehind();
+    }
+
+    /**
+     * No manifest can be written and the job fails over to checkpoint 1: the files flushed for
+     * checkpoint 2 are in no checkpoint's state, and the failing committer deletes them.
+     */
+    @Test
+    void aManifestWriteThatFailsTheJobLeavesNoDataFiles() throws Exception {
+        OperatorSubtaskState state;
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 10, "a"));
+            state = committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+            committer.processElement(committers.files(2, 20, "b"));
+            FaultInjection.refuseOutput(this::isCommitterManifest);
+            assertThatThrownBy(() -> committer.snapshot(2, 2)).hasStackTraceContaining("Injected failure creating");
+        }
+        FaultInjection.reset();
+        try (var _ = open(state)) {
+            assertThat(checkpointsCommitted()).containsExactly("1");
+            assertThat(committers.rowCount()).isEqualTo(10);
+        }
         assertNothingLeftBehind();
     }
 
