@@ -156,6 +156,11 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
                     : new TreeMap<>();
             deleteManifestsOfCommitted(restoredPending.headMap(maxCommittedCheckpointId, true), restoredJobId);
             NavigableMap<Long, byte[]> uncommitted = restoredPending.tailMap(maxCommittedCheckpointId, false);
+            if (endOfInputCommitted()) {
+                LOG.warn("Job {} committed its end of input after the checkpoint restored: the rows this attempt "
+                        + "receives replay rows that commit holds, so their files are deleted instead of committed",
+                        restoredJobId);
+            }
             if (!uncommitted.isEmpty()) {
                 LOG.info("Committing checkpoints {} of job {} restored as uncommitted", uncommitted.keySet(),
                         restoredJobId);
@@ -182,9 +187,18 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         }
     }
 
+    /** Only a restore sets the committed maximum to the end of input: that of the job restored. */
+    private boolean endOfInputCommitted() {
+        return maxCommittedCheckpointId == WriterOperator.END_OF_INPUT;
+    }
+
     @Override
     public void processElement(StreamRecord<FlushedFiles> element) {
         FlushedFiles files = element.getValue();
+        if (endOfInputCommitted()) {
+            deleteFiles(files.checkpointId(), List.of(files.result()));
+            return;
+        }
         sinceLastSnapshot.computeIfAbsent(files.checkpointId(), id -> new ArrayList<>()).add(files.result());
     }
 
@@ -210,6 +224,9 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
 
     @Override
     public void endInput() throws IOException {
+        if (endOfInputCommitted()) {
+            return;
+        }
         writeManifests(WriterOperator.END_OF_INPUT);
         commitUpTo(pending, jobId, WriterOperator.END_OF_INPUT);
     }

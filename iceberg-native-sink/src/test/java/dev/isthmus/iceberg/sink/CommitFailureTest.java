@@ -317,6 +317,24 @@ class CommitFailureTest {
         assertNothingLeftBehind();
     }
 
+    /**
+     * A bounded job fails after its end-of-input commit and restarts from checkpoint 1: the
+     * replay writes the rows after checkpoint 1 again, which the end-of-input commit already
+     * holds. They are not committed a second time, and their files are deleted.
+     */
+    @Test
+    void aFailureAfterTheEndOfInputCommitDoesNotCommitTheReplay() throws Exception {
+        OperatorSubtaskState state;
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, LongStream.range(0, 10), "a"));
+            state = committer.snapshot(1, 1);
+            committer.notifyOfCompletedCheckpoint(1);
+            committer.processElement(committers.files(WriterOperator.END_OF_INPUT, LongStream.range(10, 30), "b"));
+            committer.endInput();
+            // The task fails before it finishes.
+        }
+        assertThat(committers.rowCount()).isEqualTo(30);
+
         try (var replay = open(state)) {
             replay.processElement(committers.files(2, LongStream.range(10, 20), "b"));
             replay.snapshot(2, 2);
