@@ -79,16 +79,14 @@ class CommitFailureTest {
      */
     @Test
     void aCommitTheCatalogRefusesIsCommittedOnRestore() throws Exception {
-        FaultInjection.onCommit((catalog, base, metadata) -> {
-            throw new IllegalStateException("Injected: the catalog is unavailable");
-        });
+        FaultInjection.onCommit(FaultInjection.refusing(metadata -> true));
         OperatorSubtaskState state;
         try (var committer = open(null)) {
             committer.processElement(committers.files(1, 100, "a"));
             state = committer.snapshot(1, 1);
             committer.processElement(committers.files(2, 50, "b"));
             assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(1))
-                    .hasMessageContaining("the catalog is unavailable");
+                    .hasMessageContaining("the catalog refuses the commit");
         }
         assertThat(committers.snapshots()).isEmpty();
 
@@ -143,7 +141,7 @@ class CommitFailureTest {
             committer.snapshot(2, 2);
             committer.processElement(committers.files(3, 30, "a"));
             state = committer.snapshot(3, 3);
-            FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(3),
+            FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(id -> id == 3),
                     (catalog, base, metadata) -> {
                         catalog.commit(base, metadata);
                         throw new FaultInjection.Crash("Injected crash after the swap");
@@ -175,7 +173,7 @@ class CommitFailureTest {
             committer.processElement(delta(3, List.of(
                     CommitterHarness.row(RowKind.DELETE, 1, "a"), CommitterHarness.row(RowKind.INSERT, 101, "a"))));
             state = committer.snapshot(3, 3);
-            FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(2),
+            FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(id -> id == 2),
                     (catalog, base, metadata) -> {
                         catalog.commit(base, metadata);
                         throw new FaultInjection.Crash("Injected crash after checkpoint 2's snapshot");

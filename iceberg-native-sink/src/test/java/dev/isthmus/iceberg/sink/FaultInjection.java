@@ -3,6 +3,7 @@ package dev.isthmus.iceberg.sink;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
@@ -72,12 +73,22 @@ final class FaultInjection {
         };
     }
 
-    /** Commits that set the sink's max-committed-checkpoint-id to {@code checkpointId} on main. */
-    static Predicate<TableMetadata> committingCheckpoint(long checkpointId) {
+    /** Commits on main whose max-committed-checkpoint-id (a sink's) the predicate accepts. */
+    static Predicate<TableMetadata> committingCheckpoint(LongPredicate checkpointIds) {
         return metadata -> {
             Snapshot snapshot = metadata.currentSnapshot();
-            return snapshot != null && Long.toString(checkpointId)
-                    .equals(snapshot.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID));
+            String checkpoint = snapshot == null ? null : snapshot.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID);
+            return checkpoint != null && checkpointIds.test(Long.parseLong(checkpoint));
+        };
+    }
+
+    /** Refuses every commit {@code which} accepts, as a catalog that is down. */
+    static Commit refusing(Predicate<TableMetadata> which) {
+        return (catalog, base, metadata) -> {
+            if (which.test(metadata)) {
+                throw new IllegalStateException("Injected: the catalog refuses the commit");
+            }
+            PASS.run(catalog, base, metadata);
         };
     }
 
