@@ -166,6 +166,14 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
                         restoredJobId);
                 commitUpTo(uncommitted, restoredJobId, uncommitted.lastKey());
             }
+        } else {
+            // Without a checkpoint to restore, a restart of this job replays its input from the start.
+            this.maxCommittedCheckpointId = CommitHistory.maxCommittedCheckpointId(table, jobId, operatorId, branch);
+            if (endOfInputCommitted()) {
+                LOG.warn("Job {} committed its end of input before this restart without a checkpoint: the rows this "
+                        + "attempt receives replay rows that commit holds, so their files are deleted instead of "
+                        + "committed", jobId);
+            }
         }
     }
 
@@ -187,7 +195,10 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         }
     }
 
-    /** Only a restore sets the committed maximum to the end of input: that of the job restored. */
+    /**
+     * Only the start of an attempt sets the committed maximum to the end of input: that of the job
+     * restored, or of this job before a restart without a checkpoint.
+     */
     private boolean endOfInputCommitted() {
         return maxCommittedCheckpointId == WriterOperator.END_OF_INPUT;
     }
