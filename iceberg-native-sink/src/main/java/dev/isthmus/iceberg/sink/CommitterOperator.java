@@ -56,7 +56,9 @@ import org.slf4j.LoggerFactory;
  * checkpoint id in the snapshot summary. On restore, the table's history says which checkpoint
  * of the restored job was committed last; pending checkpoints after it are committed then,
  * the others were committed already. The state has the names and types of Iceberg's own
- * committer's state.
+ * committer's state. Files no commit can reference are deleted: those received for a checkpoint
+ * not yet snapshotted when the task ends, and those of an attempt that replays input whose end
+ * was committed. docs/sink.md lists what each failure leaves.
  */
 public final class CommitterOperator extends AbstractStreamOperator<Void>
         implements OneInputStreamOperator<FlushedFiles, Void>, BoundedOneInput {
