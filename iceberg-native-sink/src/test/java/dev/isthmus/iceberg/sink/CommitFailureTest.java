@@ -11,6 +11,7 @@ import java.util.stream.LongStream;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
@@ -349,7 +350,7 @@ class CommitFailureTest {
         return committers.open(loader, false, Map.of(), SnapshotRef.MAIN_BRANCH, state);
     }
 
-    private StreamRecord<FlushedFiles> delta(long checkpointId, List<org.apache.flink.table.data.RowData> rows)
+    private StreamRecord<FlushedFiles> delta(long checkpointId, List<RowData> rows)
             throws Exception {
         return new StreamRecord<>(FlushedFiles.of(checkpointId, committers.write(true, rows)));
     }

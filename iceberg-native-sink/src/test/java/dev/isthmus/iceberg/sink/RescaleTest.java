@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
@@ -62,7 +63,7 @@ class RescaleTest {
         assertThat(SinkTests.rows(table)).hasSize((int) ROWS)
                 .allSatisfy((row, count) -> assertThat(count).as("copies of %s", row).isOne())
                 .containsOnlyKeys(expected);
-        List<String> commits = new java.util.ArrayList<>();
+        List<String> commits = new ArrayList<>();
         table.snapshots().forEach(s -> commits.add(s.summary().get(SinkUtil.FLINK_JOB_ID) + "/"
                 + s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID)));
         assertThat(commits).as("the restore commits the checkpoint it restored, for the failed job")

@@ -55,6 +55,10 @@ import org.apache.iceberg.types.Types;
 
 /** Shared pieces of the sink's MiniCluster tests: cluster, warehouse, row conversion, read-back. */
 final class SinkTests {
+    /** How Iceberg's {@code ManifestOutputFileFactory} names the committer's manifests. */
+    private static final Pattern COMMITTER_MANIFEST =
+            Pattern.compile("[0-9a-f]{32}-[0-9a-f]{32}-\\d{5}-\\d+-\\d+-\\d{5}\\.avro");
+
     private SinkTests() {}
 
     /** Two slots, no restarts: a failing job fails the test instead of restarting forever. */
@@ -187,9 +191,6 @@ final class SinkTests {
                 .filter(name -> COMMITTER_MANIFEST.matcher(name).matches())
                 .toList();
     }
-
-    private static final Pattern COMMITTER_MANIFEST =
-            Pattern.compile("[0-9a-f]{32}-[0-9a-f]{32}-\\d{5}-\\d+-\\d+-\\d{5}\\.avro");
 
     /** The regular files under {@code dir}, without Hadoop's hidden checksum files. */
     private static List<Path> files(Path dir) {
