@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
-import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
@@ -81,10 +80,10 @@ class CommitFailureTest {
     @Test
     void aCommitTheCatalogRefusesIsCommittedOnRestore() throws Exception {
         FaultInjection.onCommit(FaultInjection.refusing(metadata -> true));
-        OperatorSubtaskState state;
+        CommitterHarness.Checkpoint state;
         try (var committer = open(null)) {
             committer.processElement(committers.files(1, 100, "a"));
-            state = committer.snapshot(1, 1);
+            state = CommitterHarness.checkpoint(committer, 1);
             committer.processElement(committers.files(2, 50, "b"));
             assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(1))
                     .hasMessageContaining("the catalog refuses the commit");
@@ -112,10 +111,10 @@ class CommitFailureTest {
             }
             throw new CommitStateUnknownException(new RuntimeException("Injected: no answer from the catalog"));
         }));
-        OperatorSubtaskState state;
+        CommitterHarness.Checkpoint state;
         try (var committer = open(null)) {
             committer.processElement(committers.files(1, 100, "a"));
-            state = committer.snapshot(1, 1);
+            state = CommitterHarness.checkpoint(committer, 1);
             assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(1))
                     .isInstanceOf(CommitStateUnknownException.class);
         }
@@ -133,7 +132,7 @@ class CommitFailureTest {
     /** The process dies right after the catalog swapped the metadata of checkpoints 2 and 3. */
     @Test
     void aCrashAfterTheMetadataSwapIsNotCommittedAgain() throws Exception {
-        OperatorSubtaskState state;
+        CommitterHarness.Checkpoint state;
         try (var committer = open(null)) {
             committer.processElement(committers.files(1, 100, "a"));
             committer.snapshot(1, 1);
@@ -141,7 +140,7 @@ class CommitFailureTest {
             committer.processElement(committers.files(2, 50, "b"));
             committer.snapshot(2, 2);
             committer.processElement(committers.files(3, 30, "a"));
-            state = committer.snapshot(3, 3);
+            state = CommitterHarness.checkpoint(committer, 3);
             FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(id -> id == 3),
                     (catalog, base, metadata) -> {
                         catalog.commit(base, metadata);
@@ -157,13 +156,59 @@ class CommitFailureTest {
         assertNothingLeftBehind();
     }
 
+    /** The process dies after the swap of the restore's own commit; the next restore skips it. */
+    @Test
+    void aCrashAfterTheRestoresCommitIsNotCommittedAgain() throws Exception {
+        CommitterHarness.Checkpoint state;
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(1, 100, "a"));
+            state = CommitterHarness.checkpoint(committer, 1);
+        }
+        FaultInjection.onCommit(FaultInjection.once(metadata -> true, (catalog, base, metadata) -> {
+            catalog.commit(base, metadata);
+            throw new FaultInjection.Crash("Injected crash after the restore's commit");
+        }));
+        assertThatThrownBy(() -> open(state)).isInstanceOf(FaultInjection.Crash.class);
+        try (var _ = open(state)) {
+            assertThat(checkpointsCommitted()).containsExactly("1");
+            assertThat(committers.rowCount()).isEqualTo(100);
+        }
+        assertNothingLeftBehind();
+    }
+
+    /**
+     * With unaligned checkpoints a writer's files for checkpoint 2 can be in that checkpoint's
+     * channel state: after the restore they reach the committer again, after its snapshot of 2.
+     * A failure before the next checkpoint must not delete them, since every later restore from
+     * checkpoint 2 replays the same files.
+     */
+    @Test
+    void filesReplayedFromTheRestoredCheckpointsChannelStateSurviveAFailure() throws Exception {
+        CommitterHarness.Checkpoint state;
+        StreamRecord<FlushedFiles> inChannelState = committers.files(2, 20, "b");
+        try (var committer = open(null)) {
+            committer.processElement(committers.files(2, 10, "a"));
+            state = CommitterHarness.checkpoint(committer, 2);
+        }
+        try (var restored = open(state)) {
+            restored.processElement(inChannelState);
+        }
+        try (var restored = open(state)) {
+            restored.processElement(inChannelState);
+            restored.snapshot(3, 3);
+            restored.notifyOfCompletedCheckpoint(3);
+        }
+        assertThat(committers.rowCount()).isEqualTo(30);
+        assertNothingLeftBehind();
+    }
+
     /**
      * With delete files each pending checkpoint is its own snapshot: a crash after the first of
      * them leaves the second to the restore, and only the second.
      */
     @Test
     void aCrashBetweenTheSnapshotsOfTwoDeltaCheckpointsCommitsOnlyTheSecondOnRestore() throws Exception {
-        OperatorSubtaskState state;
+        CommitterHarness.Checkpoint state;
         try (var committer = open(null)) {
             committer.processElement(committers.files(1, 10, "a"));
             committer.snapshot(1, 1);
@@ -173,7 +218,7 @@ class CommitFailureTest {
             committer.snapshot(2, 2);
             committer.processElement(delta(3, List.of(
                     CommitterHarness.row(RowKind.DELETE, 1, "a"), CommitterHarness.row(RowKind.INSERT, 101, "a"))));
-            state = committer.snapshot(3, 3);
+            state = CommitterHarness.checkpoint(committer, 3);
             FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(id -> id == 2),
                     (catalog, base, metadata) -> {
                         catalog.commit(base, metadata);
@@ -247,13 +292,13 @@ class CommitFailureTest {
     /** The state of the checkpoint after an aborted one holds both; a restore commits both. */
     @Test
     void aRestoreAfterAnAbortedCheckpointCommitsItOnce() throws Exception {
-        OperatorSubtaskState state;
+        CommitterHarness.Checkpoint state;
         try (var committer = open(null)) {
             committer.processElement(committers.files(1, 10, "a"));
             committer.snapshot(1, 1);
             committer.getOperator().notifyCheckpointAborted(1);
             committer.processElement(committers.files(2, 20, "b"));
-            state = committer.snapshot(2, 2);
+            state = CommitterHarness.checkpoint(committer, 2);
         }
         for (int restart = 0; restart < 2; restart++) {
             try (var _ = open(state)) {
@@ -299,10 +344,10 @@ class CommitFailureTest {
      */
     @Test
     void aManifestWriteThatFailsTheJobLeavesNoDataFiles() throws Exception {
-        OperatorSubtaskState state;
+        CommitterHarness.Checkpoint state;
         try (var committer = open(null)) {
             committer.processElement(committers.files(1, 10, "a"));
-            state = committer.snapshot(1, 1);
+            state = CommitterHarness.checkpoint(committer, 1);
             committer.notifyOfCompletedCheckpoint(1);
             committer.processElement(committers.files(2, 20, "b"));
             FaultInjection.refuseOutput(this::isCommitterManifest);
@@ -323,10 +368,10 @@ class CommitFailureTest {
      */
     @Test
     void aFailureAfterTheEndOfInputCommitDoesNotCommitTheReplay() throws Exception {
-        OperatorSubtaskState state;
+        CommitterHarness.Checkpoint state;
         try (var committer = open(null)) {
             committer.processElement(committers.files(1, LongStream.range(0, 10), "a"));
-            state = committer.snapshot(1, 1);
+            state = CommitterHarness.checkpoint(committer, 1);
             committer.notifyOfCompletedCheckpoint(1);
             committer.processElement(committers.files(WriterOperator.END_OF_INPUT, LongStream.range(10, 30), "b"));
             committer.endInput();
@@ -346,7 +391,7 @@ class CommitFailureTest {
         assertNothingLeftBehind();
     }
 
-    private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(OperatorSubtaskState state) throws Exception {
+    private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(CommitterHarness.Checkpoint state) throws Exception {
         return committers.open(loader, false, Map.of(), SnapshotRef.MAIN_BRANCH, state);
     }
 

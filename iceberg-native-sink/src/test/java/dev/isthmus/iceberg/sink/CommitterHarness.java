@@ -48,16 +48,26 @@ final class CommitterHarness {
         this.table = table;
     }
 
+    /** A checkpoint's id and the committer's state in it, which a restore gets both of. */
+    record Checkpoint(long id, OperatorSubtaskState state) {}
+
+    static Checkpoint checkpoint(OneInputStreamOperatorTestHarness<FlushedFiles, Void> committer, long id)
+            throws Exception {
+        return new Checkpoint(id, committer.snapshot(id, id));
+    }
+
+    /** A committer started without state, or restored from {@code checkpoint}. */
     OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(TableLoader loader, boolean overwrite,
-            Map<String, String> properties, String branch, OperatorSubtaskState state) throws Exception {
+            Map<String, String> properties, String branch, Checkpoint checkpoint) throws Exception {
         CommitterOperator operator = new CommitterOperator(loader, overwrite, properties, branch, table.spec(), 1);
         var harness = new OneInputStreamOperatorTestHarness<>(operator, 1, 1, 0,
                 TypeInformation.of(FlushedFiles.class).createSerializer(new SerializerConfigImpl()), operatorId);
         harness.setup();
-        if (state == null) {
+        if (checkpoint == null) {
             harness.initializeEmptyState();
         } else {
-            harness.initializeState(state);
+            harness.setRestoredCheckpointId(checkpoint.id());
+            harness.initializeState(checkpoint.state());
         }
         harness.open();
         return harness;

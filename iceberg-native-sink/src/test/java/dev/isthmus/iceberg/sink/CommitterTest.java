@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
-import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -67,7 +66,7 @@ class CommitterTest {
 
     @Test
     void restoreCommitsWhatTheFailedJobLeftPendingAndOnlyOnce() throws Exception {
-        OperatorSubtaskState state;
+        CommitterHarness.Checkpoint state;
         String failedJob;
         try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
             failedJob = committer.getEnvironment().getJobID().toString();
@@ -75,7 +74,7 @@ class CommitterTest {
             committer.snapshot(1, 1);
             committer.notifyOfCompletedCheckpoint(1);
             committer.processElement(files(2, 50, "b"));
-            state = committer.snapshot(2, 2);
+            state = CommitterHarness.checkpoint(committer, 2);
             // The job fails after checkpoint 2 is taken, before it is reported complete.
         }
         assertThat(rowCount()).isEqualTo(100);
@@ -205,7 +204,7 @@ class CommitterTest {
     }
 
     private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(boolean overwrite,
-            Map<String, String> properties, String branch, OperatorSubtaskState state) throws Exception {
+            Map<String, String> properties, String branch, CommitterHarness.Checkpoint state) throws Exception {
         return committers.open(SinkTests.loader(table), overwrite, properties, branch, state);
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -30,7 +31,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.flink.sink.SinkUtil;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,11 +55,18 @@ class FailoverTest {
     @TempDir
     Path warehouse;
 
-    @Test
-    void everyRowOnceAfterAFailureBetweenFlushAndCommit() throws Exception {
+    /**
+     * With unaligned checkpoints the files a writer flushed for a checkpoint can reach the
+     * committer after its snapshot, as part of the checkpoint's channel state.
+     */
+    @ParameterizedTest(name = "unaligned checkpoints: {0}")
+    @ValueSource(booleans = {false, true})
+    void everyRowOnceAfterAFailureBetweenFlushAndCommit(boolean unaligned) throws Exception {
         Table table = new SinkTests.Warehouse(warehouse).create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         FAILED.set(false);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(restartOnce());
+        Configuration config = restartOnce();
+        config.set(CheckpointingOptions.ENABLE_UNALIGNED, unaligned);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         env.setParallelism(2);
         env.enableCheckpointing(100);
         NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1)
