@@ -168,14 +168,16 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
                         restoredJobId);
                 commitUpTo(uncommitted, restoredJobId, uncommitted.lastKey());
             }
-        } else {
-            // Without a checkpoint to restore, a restart of this job replays its input from the start.
-            this.maxCommittedCheckpointId = CommitHistory.maxCommittedCheckpointId(table, jobId, operatorId, branch);
-            if (endOfInputCommitted()) {
-                LOG.warn("Job {} committed its end of input before this restart without a checkpoint: the rows this "
-                        + "attempt receives replay rows that commit holds, so their files are deleted instead of "
-                        + "committed", jobId);
-            }
+        } else if (getRuntimeContext().getTaskInfo().getAttemptNumber() > 0
+                && CommitHistory.maxCommittedCheckpointId(table, jobId, operatorId, branch)
+                        == WriterOperator.END_OF_INPUT) {
+            // A restart without a checkpoint replays the input from the start, all of which this
+            // job's end-of-input commit holds. Only a restart: a first attempt may reuse the job id
+            // of an earlier run (application mode derives it from the cluster id), with new rows.
+            this.maxCommittedCheckpointId = WriterOperator.END_OF_INPUT;
+            LOG.warn("Job {} committed its end of input before this restart without a checkpoint: the rows this "
+                    + "attempt receives replay rows that commit holds, so their files are deleted instead of "
+                    + "committed", jobId);
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
@@ -391,8 +392,29 @@ class CommitFailureTest {
         assertNothingLeftBehind();
     }
 
-    private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(CommitterHarness.Checkpoint state) throws Exception {
-        return committers.open(loader, false, Map.of(), SnapshotRef.MAIN_BRANCH, state);
+    /**
+     * A new run of a bounded job that reuses the job id of an earlier one (Flink's application
+     * mode derives it from the cluster id) starts as a first attempt: its rows are new and are
+     * committed, though a commit of that job id holds an end of input.
+     */
+    @Test
+    void aNewRunWithTheJobIdOfAFinishedOneCommitsItsRows() throws Exception {
+        JobID jobId = new JobID();
+        for (int run = 0; run < 2; run++) {
+            try (var committer = committers.open(jobId, loader, false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
+                committer.processElement(committers.files(WriterOperator.END_OF_INPUT, 10, "a"));
+                committer.endInput();
+            }
+        }
+        assertThat(committers.rowCount()).isEqualTo(20);
+        assertThat(committers.snapshots()).extracting(s -> s.summary().get(SinkUtil.FLINK_JOB_ID))
+                .containsExactly(jobId.toString(), jobId.toString());
+        assertNothingLeftBehind();
+    }
+
+    private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(CommitterHarness.Checkpoint checkpoint)
+            throws Exception {
+        return committers.open(loader, false, Map.of(), SnapshotRef.MAIN_BRANCH, checkpoint);
     }
 
     private StreamRecord<FlushedFiles> delta(long checkpointId, List<RowData> rows)

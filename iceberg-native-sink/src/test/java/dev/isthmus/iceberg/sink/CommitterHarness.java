@@ -8,10 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.LongStream;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
@@ -56,12 +59,21 @@ final class CommitterHarness {
         return new Checkpoint(id, committer.snapshot(id, id));
     }
 
-    /** A committer started without state, or restored from {@code checkpoint}. */
+    /** A committer started without state, or restored from {@code checkpoint}, in a new job. */
     OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(TableLoader loader, boolean overwrite,
             Map<String, String> properties, String branch, Checkpoint checkpoint) throws Exception {
+        return open(new JobID(), loader, overwrite, properties, branch, checkpoint);
+    }
+
+    /** The same in the first attempt of a job with this id. */
+    OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(JobID jobId, TableLoader loader, boolean overwrite,
+            Map<String, String> properties, String branch, Checkpoint checkpoint) throws Exception {
         CommitterOperator operator = new CommitterOperator(loader, overwrite, properties, branch, table.spec(), 1);
-        var harness = new OneInputStreamOperatorTestHarness<>(operator, 1, 1, 0,
-                TypeInformation.of(FlushedFiles.class).createSerializer(new SerializerConfigImpl()), operatorId);
+        MockEnvironment environment = new MockEnvironmentBuilder().setJobID(jobId).setTaskName("committer")
+                .setMaxParallelism(1).setParallelism(1).setSubtaskIndex(0).build();
+        var harness = new OneInputStreamOperatorTestHarness<>(operator,
+                TypeInformation.of(FlushedFiles.class).createSerializer(new SerializerConfigImpl()), environment);
+        harness.getStreamConfig().setOperatorID(operatorId);
         harness.setup();
         if (checkpoint == null) {
             harness.initializeEmptyState();
