@@ -38,6 +38,7 @@ import org.apache.iceberg.flink.sink.DeltaManifestsSerializer;
 import org.apache.iceberg.flink.sink.FlinkManifestUtil;
 import org.apache.iceberg.flink.sink.ManifestOutputFileFactory;
 import org.apache.iceberg.flink.sink.SinkUtil;
+import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.types.Types;
@@ -55,7 +56,9 @@ import org.slf4j.LoggerFactory;
  * checkpoint id in the snapshot summary. On restore, the table's history says which checkpoint
  * of the restored job was committed last; pending checkpoints after it are committed then,
  * the others were committed already. The state has the names and types of Iceberg's own
- * committer's state.
+ * committer's state. Files no commit can reference are deleted: those received for a checkpoint
+ * not yet snapshotted when the task ends, and those of an attempt that replays input whose end
+ * was committed. docs/sink.md lists what each failure leaves.
  */
 public final class CommitterOperator extends AbstractStreamOperator<Void>
         implements OneInputStreamOperator<FlushedFiles, Void>, BoundedOneInput {
@@ -96,6 +99,11 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
     /** Manifests replaced by a rewrite with more files, per checkpoint; deleted when it is committed. */
     private transient NavigableMap<Long, List<ManifestFile>> superseded;
     private transient long maxCommittedCheckpointId;
+    /**
+     * The last checkpoint this committer (or the one it was restored from) snapshotted: files
+     * received for a later checkpoint are in no checkpoint's state.
+     */
+    private transient long lastSnapshotId;
     private transient int emptyCheckpoints;
     private transient int maxEmptyCheckpoints;
 
@@ -129,6 +137,7 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         this.sinceLastSnapshot = new HashMap<>();
         this.superseded = new TreeMap<>();
         this.maxCommittedCheckpointId = CommitHistory.NONE;
+        this.lastSnapshotId = context.getRestoredCheckpointId().orElse(CommitHistory.NONE);
         this.pendingState = context.getOperatorStateStore().getListState(PENDING_STATE);
         this.jobIdState = context.getOperatorStateStore().getListState(JOB_ID_STATE);
 
@@ -145,20 +154,66 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
             this.maxCommittedCheckpointId =
                     CommitHistory.maxCommittedCheckpointId(table, restoredJobId, operatorId, branch);
             Iterator<SortedMap<Long, byte[]>> restored = pendingState.get().iterator();
-            NavigableMap<Long, byte[]> uncommitted = restored.hasNext()
-                    ? new TreeMap<>(restored.next()).tailMap(maxCommittedCheckpointId, false)
+            NavigableMap<Long, byte[]> restoredPending = restored.hasNext() ? new TreeMap<>(restored.next())
                     : new TreeMap<>();
+            deleteManifestsOfCommitted(restoredPending.headMap(maxCommittedCheckpointId, true), restoredJobId);
+            NavigableMap<Long, byte[]> uncommitted = restoredPending.tailMap(maxCommittedCheckpointId, false);
+            if (endOfInputCommitted()) {
+                LOG.warn("Job {} committed its end of input after the checkpoint restored: the rows this attempt "
+                        + "receives replay rows that commit holds, so their files are deleted instead of committed",
+                        restoredJobId);
+            }
             if (!uncommitted.isEmpty()) {
                 LOG.info("Committing checkpoints {} of job {} restored as uncommitted", uncommitted.keySet(),
                         restoredJobId);
                 commitUpTo(uncommitted, restoredJobId, uncommitted.lastKey());
             }
+        } else if (getRuntimeContext().getTaskInfo().getAttemptNumber() > 0
+                && CommitHistory.maxCommittedCheckpointId(table, jobId, operatorId, branch)
+                        == WriterOperator.END_OF_INPUT) {
+            // A restart without a checkpoint replays the input from the start, all of which this
+            // job's end-of-input commit holds. Only a restart: a first attempt may reuse the job id
+            // of an earlier run (application mode derives it from the cluster id), with new rows.
+            this.maxCommittedCheckpointId = WriterOperator.END_OF_INPUT;
+            LOG.warn("Job {} committed its end of input before this restart without a checkpoint: the rows this "
+                    + "attempt receives replay rows that commit holds, so their files are deleted instead of "
+                    + "committed", jobId);
         }
+    }
+
+    /**
+     * The commit of these checkpoints went through, but the task that made it ended before it
+     * deleted their manifests (the commit's state was unknown, or the process died after the
+     * metadata swap); without a restore of them, nothing else would.
+     */
+    private void deleteManifestsOfCommitted(NavigableMap<Long, byte[]> committed, String committingJobId)
+            throws IOException {
+        List<ManifestFile> manifests = new ArrayList<>();
+        for (byte[] serialized : committed.values()) {
+            if (serialized.length > 0) {
+                manifests.addAll(readManifests(serialized).manifests());
+            }
+        }
+        if (!committed.isEmpty()) {
+            FlinkManifestUtil.deleteCommittedManifests(table, manifests, committingJobId, committed.lastKey());
+        }
+    }
+
+    /**
+     * Only the start of an attempt sets the committed maximum to the end of input: that of the job
+     * restored, or of this job before a restart without a checkpoint.
+     */
+    private boolean endOfInputCommitted() {
+        return maxCommittedCheckpointId == WriterOperator.END_OF_INPUT;
     }
 
     @Override
     public void processElement(StreamRecord<FlushedFiles> element) {
         FlushedFiles files = element.getValue();
+        if (endOfInputCommitted()) {
+            deleteFiles(files.checkpointId(), List.of(files.result()));
+            return;
+        }
         sinceLastSnapshot.computeIfAbsent(files.checkpointId(), id -> new ArrayList<>()).add(files.result());
     }
 
@@ -168,6 +223,7 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         writeManifests(context.getCheckpointId());
         pendingState.update(List.of(new TreeMap<>(pending)));
         jobIdState.update(List.of(jobId));
+        this.lastSnapshotId = context.getCheckpointId();
     }
 
     @Override
@@ -183,34 +239,76 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
 
     @Override
     public void endInput() throws IOException {
+        if (endOfInputCommitted()) {
+            return;
+        }
         writeManifests(WriterOperator.END_OF_INPUT);
         commitUpTo(pending, jobId, WriterOperator.END_OF_INPUT);
     }
 
-    /** Moves the files received since the last checkpoint into manifests, one set per checkpoint. */
+    /**
+     * Moves the files received since the last checkpoint into manifests, one set per checkpoint.
+     * All or nothing: a failure deletes the manifests written so far and leaves the files to the
+     * next checkpoint, which would otherwise merge them with their own partial manifests.
+     */
     private void writeManifests(long checkpointId) throws IOException {
-        pending.putIfAbsent(checkpointId, NO_FILES);
-        for (Map.Entry<Long, List<WriteResult>> entry : sinceLastSnapshot.entrySet()) {
-            long id = entry.getKey();
-            WriteResult.Builder merged = WriteResult.builder().addAll(entry.getValue());
-            byte[] earlier = pending.get(id);
-            if (earlier != null && earlier.length > 0) {
-                // Only the end-of-input files arrive over several checkpoints: a writer that
-                // finished early sent its files before a checkpoint the others still ran into.
-                DeltaManifests manifests = readManifests(earlier);
-                merged.add(FlinkManifestUtil.readCompletedFiles(manifests, table.io(), table.specs()));
-                superseded.computeIfAbsent(id, k -> new ArrayList<>()).addAll(manifests.manifests());
+        Map<Long, byte[]> written = new HashMap<>();
+        Map<Long, List<ManifestFile>> replaced = new HashMap<>();
+        List<String> created = new ArrayList<>();
+        try {
+            for (Map.Entry<Long, List<WriteResult>> entry : sinceLastSnapshot.entrySet()) {
+                long id = entry.getKey();
+                WriteResult.Builder merged = WriteResult.builder().addAll(entry.getValue());
+                byte[] earlier = pending.get(id);
+                if (earlier != null && earlier.length > 0) {
+                    // Only the end-of-input files arrive over several checkpoints: a writer that
+                    // finished early sent its files before a checkpoint the others still ran into.
+                    DeltaManifests manifests = readManifests(earlier);
+                    merged.add(FlinkManifestUtil.readCompletedFiles(manifests, table.io(), table.specs()));
+                    replaced.put(id, manifests.manifests());
+                }
+                DeltaManifests manifests = FlinkManifestUtil.writeCompletedFiles(merged.build(), () -> {
+                    OutputFile file = manifestFiles.create(id);
+                    created.add(file.location());
+                    return file;
+                }, spec, TableUtil.formatVersion(table));
+                written.put(id, SimpleVersionedSerialization.writeVersionAndSerialize(
+                        DeltaManifestsSerializer.INSTANCE, manifests));
             }
-            DeltaManifests manifests = FlinkManifestUtil.writeCompletedFiles(merged.build(),
-                    () -> manifestFiles.create(id), spec, TableUtil.formatVersion(table));
-            pending.put(id, SimpleVersionedSerialization.writeVersionAndSerialize(DeltaManifestsSerializer.INSTANCE,
-                    manifests));
+        } catch (IOException | RuntimeException e) {
+            for (String location : created) {
+                try {
+                    table.io().deleteFile(location);
+                } catch (RuntimeException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+            }
+            throw e;
         }
+        pending.putIfAbsent(checkpointId, NO_FILES);
+        pending.putAll(written);
+        replaced.forEach((id, manifests) -> superseded.computeIfAbsent(id, k -> new ArrayList<>()).addAll(manifests));
         sinceLastSnapshot.clear();
     }
 
     private static DeltaManifests readManifests(byte[] serialized) throws IOException {
         return SimpleVersionedSerialization.readVersionAndDeSerialize(DeltaManifestsSerializer.INSTANCE, serialized);
+    }
+
+    /** Deletes files no commit will reference: a failed attempt's, or a replay of committed rows. */
+    private void deleteFiles(long checkpointId, Iterable<WriteResult> results) {
+        for (WriteResult result : results) {
+            List<ContentFile<?>> files = new ArrayList<>(Arrays.asList(result.dataFiles()));
+            files.addAll(Arrays.asList(result.deleteFiles()));
+            for (ContentFile<?> file : files) {
+                try {
+                    table.io().deleteFile(file.location());
+                } catch (RuntimeException e) {
+                    LOG.warn("Cannot delete {}, written for checkpoint {} and never to be committed: orphan-file "
+                            + "removal will find it", file.location(), checkpointId, e);
+                }
+            }
+        }
     }
 
     /** Commits every checkpoint in {@code from} up to and including {@code checkpointId}, and forgets them. */
@@ -297,6 +395,9 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
     @Override
     public void close() throws Exception {
         try {
+            if (sinceLastSnapshot != null) {
+                deleteUnsnapshotted();
+            }
             if (workerPool != null) {
                 workerPool.shutdown();
             }
@@ -304,5 +405,22 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         } finally {
             super.close();
         }
+    }
+
+    /**
+     * The files received for checkpoints after the last snapshot are in no checkpoint's state
+     * when the task ends without one (it failed or was cancelled), so no restore commits them.
+     * Files of earlier checkpoints can still arrive after their snapshot (unaligned
+     * checkpoints keep them in the channel state), and so can the end-of-input files of a writer
+     * that finished early; those are kept.
+     */
+    private void deleteUnsnapshotted() {
+        sinceLastSnapshot.forEach((id, results) -> {
+            if (id > lastSnapshotId && id != WriterOperator.END_OF_INPUT) {
+                LOG.info("Deleting the files received for checkpoint {}, which was never snapshotted", id);
+                deleteFiles(id, results);
+            }
+        });
+        sinceLastSnapshot.clear();
     }
 }

@@ -228,7 +228,11 @@ public final class NativeIcebergSink {
                     .transform(name(COMMITTER_NAME), Types.VOID, new CommitterOperator(tableLoader, overwrite,
                             snapshotProperties, conf.branch(), table.spec(), conf.workerPoolSize()))
                     .setParallelism(1)
-                    .setMaxParallelism(1);
+                    .setMaxParallelism(1)
+                    // A checkpoint records each operator's max parallelism as that of its chain's
+                    // head: chained after writers of parallelism 1, the committer's state would be
+                    // recorded with theirs and not restore into a job with more writers.
+                    .startNewChain();
             DataStreamSink<Void> sink = committed.sinkTo(new DiscardingSink<>())
                     .name(name("IsthmusIcebergSink " + table.name()))
                     .setParallelism(1);

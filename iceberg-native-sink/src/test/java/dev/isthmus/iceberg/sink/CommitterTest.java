@@ -2,36 +2,19 @@ package dev.isthmus.iceberg.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.isthmus.iceberg.sink.write.DataFileAppenders;
-import dev.isthmus.iceberg.sink.write.SinkTaskWriterFactory;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
-import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
 import org.apache.flink.types.RowKind;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.sink.SinkUtil;
-import org.apache.iceberg.io.TaskWriter;
-import org.apache.iceberg.io.WriteResult;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,22 +25,19 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @SuppressWarnings("try") // the harness's close() declares InterruptedException
 class CommitterTest {
-    private static final Schema SCHEMA = new Schema(List.of(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.required(2, "region", Types.StringType.get())), Set.of(1, 2));
-    private static final PartitionSpec BY_REGION = PartitionSpec.builderFor(SCHEMA).identity("region").build();
-
     @TempDir
     Path warehouse;
 
     private Table table;
-    private final OperatorID operatorId = new OperatorID();
-    private long nextId;
+    private OperatorID operatorId;
+    private CommitterHarness committers;
 
     @BeforeEach
     void table() {
-        table = new SinkTests.Warehouse(warehouse).create("t", SCHEMA, BY_REGION,
+        table = new SinkTests.Warehouse(warehouse).create("t", CommitterHarness.SCHEMA, CommitterHarness.BY_REGION,
                 Map.of(CommitterOperator.MAX_CONTINUOUS_EMPTY_COMMITS, "2"));
+        committers = new CommitterHarness(table);
+        operatorId = committers.operatorId;
     }
 
     @Test
@@ -86,7 +66,7 @@ class CommitterTest {
 
     @Test
     void restoreCommitsWhatTheFailedJobLeftPendingAndOnlyOnce() throws Exception {
-        OperatorSubtaskState state;
+        CommitterHarness.Checkpoint state;
         String failedJob;
         try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
             failedJob = committer.getEnvironment().getJobID().toString();
@@ -94,7 +74,7 @@ class CommitterTest {
             committer.snapshot(1, 1);
             committer.notifyOfCompletedCheckpoint(1);
             committer.processElement(files(2, 50, "b"));
-            state = committer.snapshot(2, 2);
+            state = CommitterHarness.checkpoint(committer, 2);
             // The job fails after checkpoint 2 is taken, before it is reported complete.
         }
         assertThat(rowCount()).isEqualTo(100);
@@ -152,8 +132,8 @@ class CommitterTest {
         try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
             committer.processElement(files(1, 10, "a"));
             committer.snapshot(1, 1);
-            committer.processElement(new StreamRecord<>(FlushedFiles.of(2, write(true, List.of(
-                    row(RowKind.DELETE, 0, "a"), row(RowKind.INSERT, 1000, "a"))))));
+            committer.processElement(new StreamRecord<>(FlushedFiles.of(2, committers.write(true, List.of(
+                    CommitterHarness.row(RowKind.DELETE, 0, "a"), CommitterHarness.row(RowKind.INSERT, 1000, "a"))))));
             committer.snapshot(2, 2);
             committer.notifyOfCompletedCheckpoint(2);
             List<Snapshot> snapshots = snapshots();
@@ -224,54 +204,19 @@ class CommitterTest {
     }
 
     private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(boolean overwrite,
-            Map<String, String> properties, String branch, OperatorSubtaskState state) throws Exception {
-        CommitterOperator operator = new CommitterOperator(SinkTests.loader(table), overwrite, properties, branch,
-                table.spec(), 1);
-        var harness = new OneInputStreamOperatorTestHarness<>(operator, 1, 1, 0,
-                TypeInformation.of(FlushedFiles.class).createSerializer(new SerializerConfigImpl()), operatorId);
-        harness.setup();
-        if (state == null) {
-            harness.initializeEmptyState();
-        } else {
-            harness.initializeState(state);
-        }
-        harness.open();
-        return harness;
+            Map<String, String> properties, String branch, CommitterHarness.Checkpoint state) throws Exception {
+        return committers.open(SinkTests.loader(table), overwrite, properties, branch, state);
     }
 
     private StreamRecord<FlushedFiles> files(long checkpointId, int rows, String region) throws Exception {
-        List<RowData> data = new ArrayList<>();
-        for (int i = 0; i < rows; i++) {
-            data.add(row(RowKind.INSERT, nextId++, region));
-        }
-        return new StreamRecord<>(FlushedFiles.of(checkpointId, write(false, data)));
-    }
-
-    private WriteResult write(boolean delta, List<RowData> rows) throws Exception {
-        Table copy = SerializableTable.copyOf(table);
-        SinkTaskWriterFactory factory = new SinkTaskWriterFactory(() -> copy, SinkTests.flinkType(SCHEMA),
-                FileFormat.PARQUET, 128 << 20, new HashMap<>(), delta ? List.of(1, 2) : List.of(), false,
-                DataFileAppenders.ICEBERG_JAVA);
-        factory.initialize(0, (int) nextId);
-        TaskWriter<RowData> writer = factory.create();
-        for (RowData row : rows) {
-            writer.write(row);
-        }
-        return writer.complete();
-    }
-
-    private static RowData row(RowKind kind, long id, String region) {
-        return GenericRowData.ofKind(kind, id, StringData.fromString(region));
+        return committers.files(checkpointId, rows, region);
     }
 
     private List<Snapshot> snapshots() {
-        table.refresh();
-        List<Snapshot> snapshots = new ArrayList<>();
-        table.snapshots().forEach(snapshots::add);
-        return snapshots;
+        return committers.snapshots();
     }
 
     private int rowCount() {
-        return SinkTests.size(SinkTests.rows(table));
+        return committers.rowCount();
     }
 }

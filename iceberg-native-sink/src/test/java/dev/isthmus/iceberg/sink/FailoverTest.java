@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -27,9 +28,9 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.flink.sink.SinkUtil;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,11 +55,18 @@ class FailoverTest {
     @TempDir
     Path warehouse;
 
-    @Test
-    void everyRowOnceAfterAFailureBetweenFlushAndCommit() throws Exception {
+    /**
+     * With unaligned checkpoints the files a writer flushed for a checkpoint can reach the
+     * committer after its snapshot, as part of the checkpoint's channel state.
+     */
+    @ParameterizedTest(name = "unaligned checkpoints: {0}")
+    @ValueSource(booleans = {false, true})
+    void everyRowOnceAfterAFailureBetweenFlushAndCommit(boolean unaligned) throws Exception {
         Table table = new SinkTests.Warehouse(warehouse).create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         FAILED.set(false);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(restartOnce());
+        Configuration config = restartOnce();
+        config.set(CheckpointingOptions.ENABLE_UNALIGNED, unaligned);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         env.setParallelism(2);
         env.enableCheckpointing(100);
         NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1)
@@ -83,6 +91,52 @@ class FailoverTest {
                 .map(s -> Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))).toList();
         assertThat(checkpoints).as("each checkpoint committed once, in order").isSorted().doesNotHaveDuplicates();
         assertThat(checkpoints.getLast()).isEqualTo(WriterOperator.END_OF_INPUT);
+    }
+
+    /**
+     * A bounded job whose end-of-input commit reaches the table but whose committer fails right
+     * after (the catalog's answer is lost), and restarts: from its last checkpoint, or from the
+     * start without checkpoints. The rows the restart replays are all in that commit already: they
+     * are not committed again and their files are deleted.
+     */
+    @ParameterizedTest(name = "checkpoints: {0}")
+    @ValueSource(booleans = {true, false})
+    void aFailureAfterTheEndOfInputCommitCommitsNothingAgain(boolean checkpoints) throws Exception {
+        Table table = new SinkTests.Warehouse(warehouse).create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        FAILED.set(false);
+        FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(
+                id -> id == WriterOperator.END_OF_INPUT), (catalog, base, metadata) -> {
+                    catalog.commit(base, metadata);
+                    FAILED.set(true);
+                    throw new CommitStateUnknownException(new RuntimeException("Injected: the answer is lost"));
+                }));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(restartOnce());
+        env.setParallelism(2);
+        if (checkpoints) {
+            env.enableCheckpointing(100);
+        }
+        NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1)
+                        .map(new RetainedCheckpoints.SlowRows())
+                        .returns(InternalTypeInfo.of(SinkTests.flinkType(SCHEMA))))
+                .tableLoader(FaultInjection.loader(table))
+                .append();
+        try {
+            env.execute("failure after the end of input");
+        } finally {
+            FaultInjection.reset();
+        }
+
+        assertThat(FAILED).as("the failure was injected").isTrue();
+        List<List<Object>> expected = LongStream.range(0, ROWS)
+                .mapToObj(id -> List.<Object>of(id, "p" + id)).toList();
+        assertThat(SinkTests.rows(table)).hasSize((int) ROWS)
+                .allSatisfy((row, count) -> assertThat(count).as("copies of %s", row).isOne())
+                .containsOnlyKeys(expected);
+        List<Long> committed = new ArrayList<>();
+        table.snapshots().forEach(s -> committed.add(
+                Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))));
+        assertThat(committed).isSorted().doesNotHaveDuplicates().endsWith(WriterOperator.END_OF_INPUT);
+        assertThat(SinkTests.unreferencedDataFiles(table)).as("the replay's files").isEmpty();
     }
 
     /**

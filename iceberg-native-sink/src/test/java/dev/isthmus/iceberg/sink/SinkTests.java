@@ -3,7 +3,9 @@ package dev.isthmus.iceberg.sink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -11,10 +13,14 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
@@ -27,13 +33,16 @@ import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -46,6 +55,10 @@ import org.apache.iceberg.types.Types;
 
 /** Shared pieces of the sink's MiniCluster tests: cluster, warehouse, row conversion, read-back. */
 final class SinkTests {
+    /** How Iceberg's {@code ManifestOutputFileFactory} names the committer's manifests. */
+    private static final Pattern COMMITTER_MANIFEST =
+            Pattern.compile("[0-9a-f]{32}-[0-9a-f]{32}-\\d{5}-\\d+-\\d+-\\d{5}\\.avro");
+
     private SinkTests() {}
 
     /** Two slots, no restarts: a failing job fails the test instead of restarting forever. */
@@ -142,6 +155,59 @@ final class SinkTests {
             }
         }
         return files;
+    }
+
+    /**
+     * The files under the table's {@code data/} directory that no snapshot references: what a
+     * failure left behind for orphan-file removal.
+     */
+    static Set<Path> unreferencedDataFiles(Table table) {
+        table.refresh();
+        Set<Path> referenced = new HashSet<>();
+        for (Snapshot snapshot : table.snapshots()) {
+            for (ManifestFile manifest : snapshot.allManifests(table.io())) {
+                try (ManifestReader<? extends ContentFile<?>> reader = manifest.content() == ManifestContent.DATA
+                        ? ManifestFiles.read(manifest, table.io(), table.specs())
+                        : ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+                    reader.forEach(file -> referenced.add(localPath(file.location())));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+        Set<Path> unreferenced = new HashSet<>(files(localPath(table.location()).resolve("data")));
+        unreferenced.removeAll(referenced);
+        return unreferenced;
+    }
+
+    /**
+     * The manifests the committer wrote (named job-operator-subtask-attempt-checkpoint-count by
+     * Iceberg's {@code ManifestOutputFileFactory}) still in the table's metadata directory; they
+     * are temporary and deleted once their checkpoint is committed.
+     */
+    static List<String> committerManifests(Table table) {
+        return files(localPath(table.location()).resolve("metadata")).stream()
+                .map(file -> file.getFileName().toString())
+                .filter(name -> COMMITTER_MANIFEST.matcher(name).matches())
+                .toList();
+    }
+
+    /** The regular files under {@code dir}, without Hadoop's hidden checksum files. */
+    private static List<Path> files(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            return paths.filter(Files::isRegularFile)
+                    .filter(file -> !file.getFileName().toString().startsWith("."))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path localPath(String location) {
+        return location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location);
     }
 
     static int size(Map<List<Object>, Integer> multiset) {
