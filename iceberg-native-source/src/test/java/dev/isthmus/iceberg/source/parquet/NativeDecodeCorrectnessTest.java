@@ -3,21 +3,16 @@ package dev.isthmus.iceberg.source.parquet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -77,29 +72,11 @@ class NativeDecodeCorrectnessTest {
     }
 
     private List<List<Object>> readNative(NativeParquetFile file, ScanOptions options) {
-        RowType rowType = FlinkSchemaUtil.convert(options.projection());
-        List<List<Object>> rows = new ArrayList<>();
-        try (NativeParquetScan scan = file.scan(options, tracker)) {
-            while (scan.hasNext()) {
-                try (ArrowColumnarBatch batch = scan.next()) {
-                    assertTrue(batch.numRows() > 0 && batch.numRows() <= options.batchSize());
-                    ColumnarRowData row = new ColumnarRowData(batch.batch());
-                    for (int i = 0; i < batch.numRows(); i++) {
-                        row.setRowId(i);
-                        rows.add(FlinkValues.row(row, rowType));
-                    }
-                }
-            }
-        }
-        return rows;
+        return NativeRows.read(file, options, tracker);
     }
 
     private List<List<Object>> readNative(Path path, ScanOptions options, boolean throughFileIo) {
-        try (NativeParquetFile file = throughFileIo
-                ? NativeParquetFile.open(org.apache.iceberg.Files.localInput(path.toFile()))
-                : NativeParquetFile.open(path)) {
-            return readNative(file, options);
-        }
+        return NativeRows.read(path, options, throughFileIo, tracker);
     }
 
     @ParameterizedTest(name = "{0}")

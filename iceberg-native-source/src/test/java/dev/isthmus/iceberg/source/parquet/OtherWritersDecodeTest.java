@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.ffm.NativeException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,10 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -254,24 +250,7 @@ class OtherWritersDecodeTest {
     }
 
     private List<List<Object>> readNative(Path path, ScanOptions options, boolean throughFileIo) {
-        RowType rowType = FlinkSchemaUtil.convert(options.projection());
-        List<List<Object>> rows = new ArrayList<>();
-        try (NativeParquetFile file = throughFileIo
-                        ? NativeParquetFile.open(org.apache.iceberg.Files.localInput(path.toFile()))
-                        : NativeParquetFile.open(path);
-                NativeParquetScan scan = file.scan(options, tracker)) {
-            while (scan.hasNext()) {
-                try (ArrowColumnarBatch batch = scan.next()) {
-                    assertTrue(batch.numRows() > 0 && batch.numRows() <= options.batchSize());
-                    ColumnarRowData row = new ColumnarRowData(batch.batch());
-                    for (int i = 0; i < batch.numRows(); i++) {
-                        row.setRowId(i);
-                        rows.add(FlinkValues.row(row, rowType));
-                    }
-                }
-            }
-        }
-        return rows;
+        return NativeRows.read(path, options, throughFileIo, tracker);
     }
 
     @ParameterizedTest(name = "{0}")
