@@ -299,16 +299,7 @@ fn null_leaf(node: &ArrowNode, batch: &LeafBatch, len: usize) -> Result<ArrayDat
             node.field.name, batch.count
         )));
     }
-    Ok(ArrayData {
-        data_type: node.field.data_type.clone(),
-        len,
-        offset: 0,
-        null_count: len,
-        validity: None,
-        buffers: vec![],
-        children: vec![],
-        dictionary: None,
-    })
+    super::nulls::null_array(&node.field, len)
 }
 
 fn is_set(bits: &[u8], i: usize) -> bool {
