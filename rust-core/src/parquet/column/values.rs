@@ -278,20 +278,11 @@ impl<'a> ValueDecoder<'a> {
         read: fn(&mut Self, &mut [P]) -> Result<usize>,
         convert: impl Fn(P) -> O,
     ) -> Result<()> {
-        let slot = fixed_slots::<O>(values, n)?;
-        let mut scratch = [P::default(); CHUNK];
-        for chunk in slot.chunks_mut(CHUNK) {
-            let got = read(self, &mut scratch[..chunk.len()])?;
-            check_count(got, chunk.len())?;
-            for (d, &s) in chunk.iter_mut().zip(&scratch) {
-                *d = convert(s);
-            }
-        }
-        Ok(())
+        self.try_convert(n, values, read, |p| Ok(convert(p)))
     }
 
-    /// [`Self::convert`] with a conversion that can fail, for values whose
-    /// converted form may not exist.
+    /// Decodes `n` values of `P` a chunk at a time and stores them converted,
+    /// for values whose converted form may not exist.
     fn try_convert<P: Copy + Default, O: NativeType>(
         &mut self,
         n: usize,
