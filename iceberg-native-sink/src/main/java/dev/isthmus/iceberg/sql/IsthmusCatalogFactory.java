@@ -3,7 +3,6 @@ package dev.isthmus.iceberg.sql;
 import java.util.Collections;
 import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.factories.CatalogFactory;
 
@@ -13,10 +12,9 @@ import org.apache.flink.table.factories.CatalogFactory;
  * on that JVM, Iceberg's own catalog included. This class is therefore compiled for Java 11, the
  * oldest release Flink 2 runs on, and touches nothing of Isthmus until a catalog is created: on
  * JDK 25 it hands over to {@link NativeCatalogFactory}; on an older JDK creating the catalog fails
- * saying that Isthmus needs JDK 25.
+ * saying that Isthmus needs JDK 25 ({@link IsthmusJdk}).
  */
 public final class IsthmusCatalogFactory implements CatalogFactory {
-    static final int REQUIRED_JDK = 25;
     private static final String IDENTIFIER = "isthmus-iceberg";
     private static final String IMPLEMENTATION = "dev.isthmus.iceberg.sql.NativeCatalogFactory";
 
@@ -37,18 +35,7 @@ public final class IsthmusCatalogFactory implements CatalogFactory {
 
     @Override
     public Catalog createCatalog(Context context) {
-        int jdk = Runtime.version().feature();
-        if (jdk < REQUIRED_JDK) {
-            throw new ValidationException("The catalog type '" + IDENTIFIER + "' (Isthmus) needs JDK " + REQUIRED_JDK
-                    + " or later, but this JVM is " + Runtime.version() + " (" + System.getProperty("java.home")
-                    + "). Run the Flink client, the JobManager and the TaskManagers on JDK " + REQUIRED_JDK
-                    + ", or use Iceberg's catalog type 'iceberg'.");
-        }
-        try {
-            Class<?> implementation = Class.forName(IMPLEMENTATION, true, IsthmusCatalogFactory.class.getClassLoader());
-            return ((CatalogFactory) implementation.getDeclaredConstructor().newInstance()).createCatalog(context);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot instantiate " + IMPLEMENTATION, e);
-        }
+        return IsthmusJdk.implementation("The catalog type '" + IDENTIFIER + "'", IMPLEMENTATION, CatalogFactory.class)
+                .createCatalog(context);
     }
 }

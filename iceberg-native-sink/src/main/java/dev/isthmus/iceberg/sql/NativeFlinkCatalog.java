@@ -1,14 +1,18 @@
 package dev.isthmus.iceberg.sql;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.factories.Factory;
+import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.flink.CatalogLoader;
@@ -17,7 +21,9 @@ import org.apache.iceberg.flink.TableLoader;
 
 /**
  * Iceberg's Flink catalog with the native table factory; everything else is Iceberg's, but for
- * the {@code isthmus.*} options of a created or altered table, which are checked first.
+ * the {@code isthmus.*} options of a created or altered table, which are checked first, and the
+ * {@code connector} option its tables show, {@code isthmus-iceberg}: a table copied from one
+ * with {@code CREATE TABLE ... LIKE} into another catalog stays native.
  */
 final class NativeFlinkCatalog extends FlinkCatalog {
     private final CatalogLoader loader;
@@ -38,9 +44,30 @@ final class NativeFlinkCatalog extends FlinkCatalog {
         return Optional.of(new NativeTableFactory(this, nativeDefaults));
     }
 
+    /**
+     * Iceberg's table with the options Iceberg's catalog gives it ({@code src-catalog}, the
+     * table's properties) and {@code 'connector'='isthmus-iceberg'} instead of {@code iceberg}.
+     */
+    @Override
+    public CatalogTable getTable(ObjectPath path) throws TableNotExistException {
+        CatalogTable table = super.getTable(path);
+        Map<String, String> options = new HashMap<>(table.getOptions());
+        options.put(FactoryUtil.CONNECTOR.key(), NativeTableFactory.IDENTIFIER);
+        return table.copy(options);
+    }
+
     @Override
     public void createTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException {
+        // A table's connector options name the catalog that holds it; in the catalog itself
+        // they could only disagree with it. A LIKE copy carries src-catalog, which creation drops.
+        if (NativeTableFactory.IDENTIFIER.equals(table.getOptions().get(FactoryUtil.CONNECTOR.key()))
+                && !table.getOptions().containsKey(ConnectorTable.SOURCE_CATALOG)) {
+            throw new ValidationException("Cannot create " + describe(path) + " with 'connector'='"
+                    + NativeTableFactory.IDENTIFIER + "': a table of an " + NativeTableFactory.IDENTIFIER
+                    + " catalog is native already. Create it without the connector's options, or declare the"
+                    + " connector table in a catalog that is not an Iceberg catalog (Flink's default one).");
+        }
         checkOptions(path, table);
         super.createTable(path, table, ignoreIfExists);
     }

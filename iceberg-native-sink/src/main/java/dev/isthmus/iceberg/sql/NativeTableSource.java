@@ -15,6 +15,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
@@ -54,22 +55,26 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     private final NativeReadOptions nativeOptions;
     /** {@code null} for auto. */
     private final RowFormat rowFormat;
+    /** How messages name the table. */
+    private final String where;
     private int[] projectedFields;
     private Long limit;
     private List<Expression> filters = List.of();
 
     NativeTableSource(TableLoader loader, ResolvedSchema schema, Map<String, String> properties, ReadableConfig config,
-            NativeReadOptions nativeOptions, RowFormat rowFormat) {
+            NativeReadOptions nativeOptions, RowFormat rowFormat, String where) {
         this.loader = loader;
         this.schema = schema;
         this.properties = properties;
         this.config = config;
         this.nativeOptions = nativeOptions;
         this.rowFormat = rowFormat;
+        this.where = where;
     }
 
     private NativeTableSource(NativeTableSource other) {
-        this(other.loader, other.schema, other.properties, other.config, other.nativeOptions, other.rowFormat);
+        this(other.loader, other.schema, other.properties, other.config, other.nativeOptions, other.rowFormat,
+                other.where);
         this.projectedFields = other.projectedFields;
         this.limit = other.limit;
         this.filters = other.filters;
@@ -115,7 +120,8 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     @Override
     public void applySourceWatermark() {
         if (properties.get(FlinkReadOptions.WATERMARK_COLUMN) == null) {
-            throw new IllegalArgumentException("watermark-column needs to be configured to use source watermark.");
+            throw new ValidationException(where + ": SOURCE_WATERMARK() needs the option '"
+                    + FlinkReadOptions.WATERMARK_COLUMN + "', the column whose file statistics give the watermarks");
         }
     }
 

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * With Isthmus on the classpath of a JVM older than 25, Flink's factory discovery still works
- * (Iceberg's catalog among them), and only creating an {@code isthmus-iceberg} catalog fails,
- * saying why. Runs a probe on an older JDK of this machine (the project's machines have JDK 17).
+ * (Iceberg's catalog among them), and only creating an {@code isthmus-iceberg} catalog or
+ * connector table fails, saying why. Runs a probe on an older JDK of this machine (the project's machines have JDK 17).
  */
 class OlderJdkTest {
     private static final String PROBE = """
@@ -27,6 +27,7 @@ class OlderJdkTest {
             import java.util.ServiceLoader;
             import org.apache.flink.configuration.Configuration;
             import org.apache.flink.table.factories.CatalogFactory;
+            import org.apache.flink.table.factories.DynamicTableSourceFactory;
             import org.apache.flink.table.factories.Factory;
             import org.apache.flink.table.factories.FactoryUtil;
 
@@ -46,12 +47,20 @@ class OlderJdkTest {
                     } catch (RuntimeException e) {
                         System.out.println("refused " + e.getClass().getSimpleName() + ": " + e.getMessage());
                     }
+                    DynamicTableSourceFactory connector = FactoryUtil.discoverFactory(loader,
+                            DynamicTableSourceFactory.class, "isthmus-iceberg");
+                    try {
+                        connector.createDynamicTableSource(null);
+                        System.out.println("created");
+                    } catch (RuntimeException e) {
+                        System.out.println("refused " + e.getClass().getSimpleName() + ": " + e.getMessage());
+                    }
                 }
             }
             """;
 
     @Test
-    void factoriesLoadOnAnOlderJdkAndTheCatalogSaysItNeedsJdk25(@TempDir Path dir) throws Exception {
+    void factoriesLoadOnAnOlderJdkAndTheCatalogAndConnectorSayTheyNeedJdk25(@TempDir Path dir) throws Exception {
         Path java = olderJdk().orElseThrow(() -> new AssertionError(
                 "this test needs a JDK older than 25 under /usr/lib/jvm (the project's machines have JDK 17)"));
         Path probe = Files.writeString(dir.resolve("Probe.java"), PROBE);
@@ -63,13 +72,15 @@ class OlderJdkTest {
                 output);
         assertTrue(output.contains("refused ValidationException: The catalog type 'isthmus-iceberg' (Isthmus) needs"
                 + " JDK 25 or later, but this JVM is 17"), output);
+        assertTrue(output.contains("refused ValidationException: The connector 'isthmus-iceberg' (Isthmus) needs"
+                + " JDK 25 or later, but this JVM is 17"), output);
     }
 
     /** The java launcher of a JDK below 25 under /usr/lib/jvm, newest first. */
     private static Optional<Path> olderJdk() {
         try (Stream<Path> jdks = Files.list(Path.of("/usr/lib/jvm"))) {
             return jdks.filter(jdk -> Files.isExecutable(jdk.resolve("bin/java")))
-                    .filter(jdk -> feature(jdk) > 0 && feature(jdk) < IsthmusCatalogFactory.REQUIRED_JDK)
+                    .filter(jdk -> feature(jdk) > 0 && feature(jdk) < IsthmusJdk.REQUIRED)
                     .max(Comparator.comparingInt(OlderJdkTest::feature))
                     .map(jdk -> jdk.resolve("bin/java"));
         } catch (IOException e) {
