@@ -1,0 +1,24 @@
+-- The batch half of the cluster test (ci/cluster-test.sh): writes 10,000 generated rows through an
+-- isthmus-iceberg catalog and reads them back with an aggregate the script compares with numbers it
+-- computes itself. Strict: any write or read that would fall back to Iceberg's fails the job.
+CREATE CATALOG lake WITH (
+  'type'='isthmus-iceberg',
+  'catalog-type'='hadoop',
+  'warehouse'='${warehouse}',
+  'isthmus.strict'='true'
+);
+CREATE DATABASE lake.db;
+CREATE TABLE lake.db.events (id BIGINT, qty INT, label STRING);
+-- id runs over 0..9999: the digits of four single-digit tables, cross-joined.
+INSERT INTO lake.db.events
+SELECT id,
+       CAST(MOD(id * 7, 100) AS INT),
+       CASE WHEN MOD(id, 10) = 0 THEN CAST(NULL AS STRING) ELSE CONCAT('k', CAST(MOD(id, 13) AS STRING)) END
+FROM (
+  SELECT CAST(a.d * 1000 + b.d * 100 + c.d * 10 + e.d AS BIGINT) AS id
+  FROM (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) AS a(d),
+       (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) AS b(d),
+       (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) AS c(d),
+       (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)) AS e(d)
+);
+SELECT COUNT(*), SUM(id), SUM(qty), COUNT(label), COUNT(DISTINCT label) FROM lake.db.events;
