@@ -59,17 +59,20 @@ public final class BufferAllocator {
 
     @SuppressWarnings("restricted") // the block is ours, exactly `capacity` bytes long
     MemorySegment allocateBlock(long capacity) {
+        // Counted first: a capped tracker refuses before any memory is taken.
+        tracker.allocated(capacity);
         MemorySegment block;
         try {
             block = (MemorySegment) ALIGNED_ALLOC.invokeExact(ALIGNMENT, capacity);
         } catch (Throwable t) {
+            tracker.freed(capacity);
             throw new IllegalStateException("aligned_alloc failed", t);
         }
         if (block.equals(MemorySegment.NULL)) {
+            tracker.freed(capacity);
             throw new OutOfMemoryError("cannot allocate " + capacity + " bytes of off-heap memory for Arrow buffers ("
                     + tracker + ")");
         }
-        tracker.allocated(capacity);
         return block.reinterpret(capacity);
     }
 

@@ -1,5 +1,6 @@
 package dev.isthmus.arrow.builder;
 
+import dev.isthmus.arrow.memory.MemoryLimitExceededException;
 import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.TypeMapping;
 import org.apache.flink.table.data.GenericRowData;
@@ -64,7 +65,8 @@ public final class RowDataAppender implements AutoCloseable {
                 writers[fieldIndex].write(row, fieldIndex);
             }
             batch.append();
-        } catch (Error e) {
+        } catch (Error | MemoryLimitExceededException e) {
+            // A refused allocation is the writer's cap, not a fault of the row: it travels as is.
             batch.truncate(rowIndex);
             throw e;
         } catch (IllegalArgumentException e) {

@@ -75,6 +75,11 @@ public final class ArrowArrayView {
         return buffers[i];
     }
 
+    /** How many buffers {@link #buffer(int)} has, the validity bitmap included. */
+    public int bufferCount() {
+        return buffers.length;
+    }
+
     public int childCount() {
         return children.length;
     }

@@ -30,16 +30,19 @@ public final class ImportedArray implements AutoCloseable {
     private final MemoryTracker tracker;
     private final ArrowField field;
     private final ArrowArrayView view;
+    /** The bytes of the producer's buffers, counted in the tracker while the array is held. */
+    private final long bufferBytes;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private ImportedArray(ArenaShare share, MemorySegment array, MemorySegment schema, MemoryTracker tracker,
-            ArrowField field, ArrowArrayView view) {
+            ArrowField field, ArrowArrayView view, long bufferBytes) {
         this.share = share;
         this.array = array;
         this.schema = schema;
         this.tracker = tracker;
         this.field = field;
         this.view = view;
+        this.bufferBytes = bufferBytes;
     }
 
     /**
@@ -73,7 +76,9 @@ public final class ImportedArray implements AutoCloseable {
     /**
      * Imports into a place leased from {@code share}, which gets it back when the array is
      * closed (or at once, if the import fails). With {@code knownField} null, a schema struct is
-     * allocated beside the array and read.
+     * allocated beside the array and read. The bytes of the array's buffers are counted in
+     * {@code tracker} until it is released, so that a capped tracker refuses an array that would
+     * take it past its cap: the array is then released at once and the exception propagates.
      */
     static ImportedArray take(ArenaShare share, MemoryTracker tracker, ArrowField knownField,
             BiConsumer<MemorySegment, MemorySegment> producer) {
@@ -97,12 +102,32 @@ public final class ImportedArray implements AutoCloseable {
             }
             ArrowField field = knownField != null ? knownField : SchemaImport.read(schema);
             ArrowArrayView view = ArrowArrayView.read(array, field, arena);
+            long bytes = bufferBytes(view);
+            tracker.allocated(bytes);
             tracker.arrayOpened();
-            return new ImportedArray(share, array, schema, tracker, field, view);
+            return new ImportedArray(share, array, schema, tracker, field, view, bytes);
         } catch (Throwable t) {
-            share.giveBack(() -> release(array, schema, tracker));
+            share.giveBack(() -> release(array, schema, tracker, 0));
             throw t;
         }
+    }
+
+    /**
+     * The bytes the array's buffers span, as its type and length bound them (so not any spare
+     * capacity of the producer's allocations); a dictionary shared by several arrays counts in each.
+     */
+    static long bufferBytes(ArrowArrayView view) {
+        long bytes = 0;
+        for (int i = 0; i < view.bufferCount(); i++) {
+            MemorySegment buffer = view.buffer(i);
+            if (buffer != null) {
+                bytes += buffer.byteSize();
+            }
+        }
+        for (int i = 0; i < view.childCount(); i++) {
+            bytes += bufferBytes(view.child(i));
+        }
+        return view.dictionary() == null ? bytes : bytes + bufferBytes(view.dictionary());
     }
 
     private static long structBytes(MemorySegment schema) {
@@ -135,12 +160,12 @@ public final class ImportedArray implements AutoCloseable {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             tracker.arrayClosed();
-            share.giveBack(() -> release(array, schema, tracker));
+            share.giveBack(() -> release(array, schema, tracker, bufferBytes));
         }
     }
 
     /** {@code schema} is {@code null} when the import did not include one. */
-    private static void release(MemorySegment array, MemorySegment schema, MemoryTracker tracker) {
+    private static void release(MemorySegment array, MemorySegment schema, MemoryTracker tracker, long bufferBytes) {
         try {
             MemorySegment releaseArray = ArrowArray.release(array);
             if (!releaseArray.equals(MemorySegment.NULL)) {
@@ -153,7 +178,7 @@ public final class ImportedArray implements AutoCloseable {
                 }
             }
         } finally {
-            tracker.freed(structBytes(schema));
+            tracker.freed(structBytes(schema) + bufferBytes);
         }
     }
 }

@@ -9,25 +9,37 @@ import java.util.concurrent.atomic.AtomicLong;
  * Accounts for the off-heap memory and the Arrow arrays that Java owns, per owner (an allocator,
  * a reader, a writer), in a tree whose root covers the whole JVM. Every count propagates to the
  * ancestors, so the root answers "what does Isthmus hold right now" and a reader's node answers
- * it for that reader; later the source and sink report these as Flink metrics.
+ * it for that reader; the source and sink report these as Flink metrics.
+ *
+ * <p>A tracker may have a cap ({@link #child(String, long, String)}): an allocation that would
+ * take its live bytes, or those of a capped ancestor, past the cap throws
+ * {@link MemoryLimitExceededException} before anything is counted. The check and the count are
+ * not one atomic step, so allocations racing on several threads may overshoot by one allocation
+ * each; every owner that uses a cap allocates from one thread at a time.
  *
  * <p>Thread-safe: counts are atomics, updated from whichever thread allocates or releases
  * (a release callback may run on a native thread).
  */
 public final class MemoryTracker implements AutoCloseable {
-    private static final MemoryTracker ROOT = new MemoryTracker("isthmus", null);
+    private static final MemoryTracker ROOT = new MemoryTracker("isthmus", null, Long.MAX_VALUE, null);
 
     private final String name;
     private final MemoryTracker parent;
+    /** Bytes this tracker may hold live, {@link Long#MAX_VALUE} for no cap. */
+    private final long limit;
+    /** Where the cap was set, for the message (an option name). */
+    private final String limitSource;
     private final ConcurrentLinkedQueue<MemoryTracker> children = new ConcurrentLinkedQueue<>();
     private final AtomicLong liveBytes = new AtomicLong();
     private final AtomicLong allocatedBytes = new AtomicLong();
     private final AtomicLong peakBytes = new AtomicLong();
     private final AtomicLong liveArrays = new AtomicLong();
 
-    private MemoryTracker(String name, MemoryTracker parent) {
+    private MemoryTracker(String name, MemoryTracker parent, long limit, String limitSource) {
         this.name = name;
         this.parent = parent;
+        this.limit = limit;
+        this.limitSource = limitSource;
     }
 
     /** The JVM-wide root. */
@@ -37,9 +49,29 @@ public final class MemoryTracker implements AutoCloseable {
 
     /** A new tracker under this one, for one owner; close it when the owner is done. */
     public MemoryTracker child(String childName) {
-        MemoryTracker child = new MemoryTracker(Objects.requireNonNull(childName, "name"), this);
+        return child(childName, Long.MAX_VALUE, null);
+    }
+
+    /**
+     * A new tracker under this one whose live bytes may not exceed {@code limitBytes}
+     * ({@link Long#MAX_VALUE}: no cap).
+     *
+     * @param limitSource what set the cap, named in the exception (an option such as
+     *     {@code isthmus.max-native-bytes}); may be null
+     */
+    public MemoryTracker child(String childName, long limitBytes, String limitSource) {
+        if (limitBytes <= 0) {
+            throw new IllegalArgumentException("a memory cap must be positive, not " + limitBytes);
+        }
+        MemoryTracker child = new MemoryTracker(Objects.requireNonNull(childName, "name"), this, limitBytes,
+                limitSource);
         children.add(child);
         return child;
+    }
+
+    /** The cap on this tracker's live bytes, {@link Long#MAX_VALUE} for none. */
+    public long limit() {
+        return limit;
     }
 
     /** The owner's path from the root, e.g. {@code isthmus/source-3/reader}. */
@@ -47,8 +79,19 @@ public final class MemoryTracker implements AutoCloseable {
         return parent == null ? name : parent.path() + "/" + name;
     }
 
-    /** Records {@code bytes} of memory taken by this owner. */
+    /**
+     * Records {@code bytes} of memory taken by this owner.
+     *
+     * @throws MemoryLimitExceededException if that would take this tracker or an ancestor past its
+     *     cap; nothing is counted then, and the caller must not keep (or must give back) the memory
+     */
     public void allocated(long bytes) {
+        for (MemoryTracker t = this; t != null; t = t.parent) {
+            if (t.limit != Long.MAX_VALUE && bytes > 0 && t.liveBytes.get() + bytes > t.limit) {
+                throw new MemoryLimitExceededException(t.path(), t.limit, t.limitSource, bytes, t.liveBytes.get(),
+                        t == this ? null : path());
+            }
+        }
         for (MemoryTracker t = this; t != null; t = t.parent) {
             long live = t.liveBytes.addAndGet(bytes);
             t.allocatedBytes.addAndGet(bytes);

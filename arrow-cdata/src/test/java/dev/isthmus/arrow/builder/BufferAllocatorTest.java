@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.memory.MemoryLimitExceededException;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.AfterEach;
@@ -30,6 +31,22 @@ class BufferAllocatorTest {
         buffer.free();
         assertEquals(0, tracker.liveBytes());
         assertEquals(128, tracker.allocatedBytes());
+    }
+
+    @Test
+    void aCappedTrackerRefusesTheAllocationThatWouldPassItsCap() {
+        try (MemoryTracker capped = tracker.child("capped", 1024, "test.cap")) {
+            BufferAllocator small = new BufferAllocator(capped);
+            NativeBuffer held = small.allocate(1000);
+            MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class, () -> small.allocate(1));
+            assertEquals("isthmus/BufferAllocatorTest/capped would exceed its native memory cap of 1024 bytes "
+                    + "(test.cap): asked for 64 bytes while holding 1024", e.getMessage());
+            assertEquals(1024, capped.liveBytes(), "the refused block is neither taken nor counted");
+            assertEquals(1024, tracker.liveBytes(), "nor counted in the ancestors");
+            held.free();
+            small.allocate(1024).free();
+        }
+        assertEquals(0, tracker.liveBytes());
     }
 
     @Test

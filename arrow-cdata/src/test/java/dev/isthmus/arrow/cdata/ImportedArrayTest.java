@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.isthmus.arrow.memory.MemoryLimitExceededException;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.types.ArrowType;
 import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.vector.ArrowVectors;
+import dev.isthmus.ffm.gen.ArrowArray;
+import dev.isthmus.ffm.gen.ArrowSchema;
 import dev.isthmus.ffm.gen.isthmus_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -70,6 +73,33 @@ class ImportedArrayTest {
             HandMadeArrays.move(array, outArray);
             HandMadeArrays.moveSchema(schema, outSchema);
         };
+    }
+
+    @Test
+    void countsTheBuffersOfAnImportAndACappedTrackerRefusesOneTooBig() {
+        MemorySegment schema = producer.schema("l", "price", NULLABLE);
+        MemorySegment array = producer.array(4, 1, 1,
+                new MemorySegment[] {producer.validity(true, true, false, true, true), producer.longs(9, 1, 2, 3, 4)});
+        long structs = ArrowArray.sizeof() + ArrowSchema.sizeof();
+        try (ImportedArray imported = ImportedArray.receive(tracker, produce(array, schema))) {
+            // The view bounds the buffers to offset + length: 1 validity byte, 5 longs.
+            assertEquals(structs + 1 + 40, tracker.liveBytes());
+        }
+        assertEquals(0, tracker.liveBytes());
+
+        MemorySegment schema2 = producer.schema("l", "price", NULLABLE);
+        MemorySegment array2 = producer.array(4, 1, 1,
+                new MemorySegment[] {producer.validity(true, true, false, true, true), producer.longs(9, 1, 2, 3, 4)});
+        try (MemoryTracker capped = tracker.child("capped", structs + 8, "test.cap")) {
+            MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
+                    () -> ImportedArray.receive(capped, produce(array2, schema2)));
+            assertEquals("isthmus/import-test/capped would exceed its native memory cap of " + (structs + 8)
+                    + " bytes (test.cap): asked for 41 bytes while holding " + structs, e.getMessage());
+            assertEquals(0, capped.liveBytes(), "the refused array is released at once");
+            assertEquals(0, capped.liveArrays());
+        }
+        assertEquals(2, arrayReleases());
+        assertEquals(2, schemaReleases());
     }
 
     @Test

@@ -164,8 +164,8 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
                         restoredJobId);
             }
             if (!uncommitted.isEmpty()) {
-                LOG.info("Committing checkpoints {} of job {} restored as uncommitted", uncommitted.keySet(),
-                        restoredJobId);
+                LOG.info("Committing {} of job {}, restored as uncommitted",
+                        uncommitted.keySet().stream().map(CommitterOperator::describe).toList(), restoredJobId);
                 commitUpTo(uncommitted, restoredJobId, uncommitted.lastKey());
             }
         } else if (getRuntimeContext().getTaskInfo().getAttemptNumber() > 0
@@ -304,8 +304,8 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
                 try {
                     table.io().deleteFile(file.location());
                 } catch (RuntimeException e) {
-                    LOG.warn("Cannot delete {}, written for checkpoint {} and never to be committed: orphan-file "
-                            + "removal will find it", file.location(), checkpointId, e);
+                    LOG.warn("Cannot delete {}, written for {} and never to be committed: orphan-file "
+                            + "removal will find it", file.location(), describe(checkpointId), e);
                 }
             }
         }
@@ -340,7 +340,7 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         emptyCheckpoints = dataFiles + deleteFiles == 0 ? emptyCheckpoints + 1 : 0;
         // An empty snapshot now and then keeps the committed checkpoint id in the table current.
         if (dataFiles + deleteFiles == 0 && emptyCheckpoints % maxEmptyCheckpoints != 0) {
-            LOG.info("Checkpoint {}: no files, nothing committed", checkpointId);
+            LOG.info("{}: no files, nothing committed", describe(checkpointId));
             return;
         }
         emptyCheckpoints = 0;
@@ -388,8 +388,16 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
             rows += Arrays.stream(result.dataFiles()).mapToLong(ContentFile::recordCount).sum();
         }
         metrics.committed(checkpointId, dataFiles, deleteFiles, rows, nanos);
-        LOG.info("Committed checkpoint {} of job {} to {} (branch {}): {} data files, {} delete files in {} ms",
-                checkpointId, committingJobId, table.name(), branch, dataFiles, deleteFiles, nanos / 1_000_000);
+        LOG.info("Committed {} of job {} to {} (branch {}): {} data files, {} delete files in {} ms",
+                describe(checkpointId), committingJobId, table.name(), branch, dataFiles, deleteFiles, nanos / 1_000_000);
+    }
+
+    /**
+     * What a log line calls the files of {@code checkpointId}: those flushed at the end of bounded
+     * input carry {@link WriterOperator#END_OF_INPUT}, a number that means nothing to a reader.
+     */
+    static String describe(long checkpointId) {
+        return checkpointId == WriterOperator.END_OF_INPUT ? "end of input" : "checkpoint " + checkpointId;
     }
 
     @Override

@@ -86,6 +86,7 @@ public final class NativeIcebergSink {
         private List<String> equalityFieldColumns;
         private String uidPrefix;
         private DataFileAppenders dataFiles = DEFAULT_DATA_FILES;
+        private long maxNativeBytes = Long.MAX_VALUE;
 
         private Builder(DataStream<RowData> input) {
             this.input = input;
@@ -186,6 +187,19 @@ public final class NativeIcebergSink {
             return this;
         }
 
+        /**
+         * The native memory each writer subtask may hold at once (Arrow batches being built and
+         * the open row groups' buffered pages); a writer that would exceed it fails, naming the
+         * cap. No cap by default: the row group size bounds a writer (docs/memory.md).
+         */
+        public Builder maxNativeBytes(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxNativeBytes must be positive, got " + bytes);
+            }
+            this.maxNativeBytes = bytes;
+            return this;
+        }
+
         /** Adds the writers, the committer and a discarding sink after them. */
         public DataStreamSink<Void> append() {
             if (tableLoader == null) {
@@ -217,7 +231,7 @@ public final class NativeIcebergSink {
             SerializableSupplier<Table> tableSupplier = () -> copy;
             SinkTaskWriterFactory writers = new SinkTaskWriterFactory(tableSupplier, flinkType, format,
                     conf.targetDataFileSize(), SinkUtil.writeProperties(format, conf, table), equalityFieldIds, upsert,
-                    dataFiles);
+                    dataFiles, maxNativeBytes);
 
             DataStream<RowData> distributed = distribute(conf.distributionMode(), equalityFieldIds, flinkType);
             SingleOutputStreamOperator<FlushedFiles> written = distributed

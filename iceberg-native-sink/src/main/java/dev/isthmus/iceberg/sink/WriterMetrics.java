@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
 import dev.isthmus.iceberg.sink.write.NativeDataFiles;
 import java.util.Arrays;
@@ -9,15 +10,17 @@ import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.io.WriteResult;
 
 /**
- * The writer's metrics, in the group {@code isthmusWriter}: rows taken, and at each flush the
- * data and delete files completed with their bytes, and how long the flush took.
- * {@code encodeTimeMs} ({@link NativeParquetWriter#encodeNanos()}, timed per batch: a clock read
- * per row would cost more than the row) and {@code liveNativeBytes}
- * ({@link NativeDataFiles#liveNativeBytes()}) are JVM-wide, as the source's gauges: the writers of
- * every sink share the native library.
+ * The writer's metrics, in the group {@code isthmusWriter}: rows taken, at each flush the
+ * data and delete files completed with their bytes and how long the flush took, and
+ * {@code liveNativeBytes}, the native memory this subtask's writers hold (Arrow batches being
+ * built, row-group pages buffered). The subgroup {@value #JVM_GROUP} counts every native writer
+ * of the JVM: {@code encodeTimeMs} ({@link NativeParquetWriter#encodeNanos()}, timed per batch: a
+ * clock read per row would cost more than the row) and {@code liveNativeBytes}
+ * ({@link NativeDataFiles#liveNativeBytes()}).
  */
 final class WriterMetrics {
     static final String GROUP = "isthmusWriter";
+    static final String JVM_GROUP = "jvm";
 
     private final Counter rows;
     private final Counter dataFiles;
@@ -27,7 +30,8 @@ final class WriterMetrics {
     private final Counter flushes;
     private volatile long lastFlushMillis;
 
-    WriterMetrics(MetricGroup operatorGroup, String table) {
+    /** @param memory the subtask's writers' tracker, or {@code null} if they write no native files */
+    WriterMetrics(MetricGroup operatorGroup, String table, MemoryTracker memory) {
         MetricGroup group = operatorGroup.addGroup(GROUP).addGroup("table", table);
         this.rows = group.counter("rows");
         this.dataFiles = group.counter("dataFiles");
@@ -35,9 +39,11 @@ final class WriterMetrics {
         this.deleteFiles = group.counter("deleteFiles");
         this.deleteBytes = group.counter("deleteBytes");
         this.flushes = group.counter("flushes");
-        group.gauge("encodeTimeMs", () -> NativeParquetWriter.encodeNanos() / 1_000_000);
         group.gauge("lastFlushDurationMs", () -> lastFlushMillis);
-        group.gauge("liveNativeBytes", NativeDataFiles::liveNativeBytes);
+        group.gauge("liveNativeBytes", () -> memory == null ? 0L : memory.liveBytes());
+        MetricGroup jvm = group.addGroup(JVM_GROUP);
+        jvm.gauge("encodeTimeMs", () -> NativeParquetWriter.encodeNanos() / 1_000_000);
+        jvm.gauge("liveNativeBytes", NativeDataFiles::liveNativeBytes);
     }
 
     void wrote() {

@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.sink;
 
 import java.io.IOException;
+import dev.isthmus.iceberg.sink.write.SinkTaskWriterFactory;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -37,9 +38,10 @@ public final class WriterOperator extends AbstractStreamOperator<FlushedFiles>
     @Override
     public void open() throws Exception {
         super.open();
-        this.metrics = new WriterMetrics(getMetricGroup(), tableName);
         writers.initialize(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                 getRuntimeContext().getTaskInfo().getAttemptNumber());
+        this.metrics = new WriterMetrics(getMetricGroup(), tableName,
+                writers instanceof SinkTaskWriterFactory sink ? sink.memory() : null);
         this.writer = writers.create();
     }
 

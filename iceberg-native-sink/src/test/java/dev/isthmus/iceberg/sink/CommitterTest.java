@@ -41,6 +41,12 @@ class CommitterTest {
     }
 
     @Test
+    void logLinesCallTheEndOfInputCommitSo() {
+        assertThat(CommitterOperator.describe(WriterOperator.END_OF_INPUT)).isEqualTo("end of input");
+        assertThat(CommitterOperator.describe(9)).isEqualTo("checkpoint 9");
+    }
+
+    @Test
     void flushedFilesTravelWithoutKryo() {
         assertThat(TypeInformation.of(FlushedFiles.class)).isInstanceOf(PojoTypeInfo.class);
     }

@@ -77,9 +77,11 @@ class MetricsTest {
         assertThat(sum(job, writer, "deleteFiles")).isEqualTo(deleteFiles.size());
         assertThat(sum(job, writer, "deleteBytes")).isEqualTo(bytes(deleteFiles));
         assertThat(sum(job, writer, "flushes")).as("one end-of-input flush per writer").isEqualTo(2);
-        assertThat(sum(job, writer, "encodeTimeMs")).as("the data files were encoded natively").isPositive();
+        assertThat(sum(job, writer, "jvm.encodeTimeMs")).as("the data files were encoded natively").isPositive();
+        assertThat(metrics(job, writer, "encodeTimeMs")).as("JVM-wide, so only under jvm").hasSize(2);
         // The writers closed their files: no native memory is left behind them.
-        assertThat(metrics(job, writer, "liveNativeBytes")).hasSize(2);
+        assertThat(metrics(job, writer, "jvm.liveNativeBytes")).hasSize(2);
+        assertThat(metrics(job, writer, "liveNativeBytes")).as("each subtask's own, and the JVM's").hasSize(4);
         assertThat(sum(job, writer, "liveNativeBytes")).isZero();
 
         String committer = CommitterMetrics.GROUP + ".table.";

@@ -85,7 +85,7 @@ public final class NativeIcebergSource
 
     @Override
     public SourceReader<RowData, IcebergSourceSplit> createReader(SourceReaderContext context) throws Exception {
-        function.registerMetrics(context.metricGroup());
+        function.registerReader(context.metricGroup(), context.getIndexOfSubtask());
         return source.createReader(context);
     }
 
@@ -308,6 +308,15 @@ public final class NativeIcebergSource
             return this;
         }
 
+        /**
+         * The native memory each reader may hold in decoded batches not yet released; a batch that
+         * would take it past this fails the read, naming the cap. No cap by default.
+         */
+        public Builder maxNativeBytes(long bytes) {
+            this.nativeOptions = nativeOptions.withMaxNativeBytes(bytes);
+            return this;
+        }
+
         public Builder nativeOptions(NativeReadOptions options) {
             this.nativeOptions = options;
             return this;
@@ -351,7 +360,8 @@ public final class NativeIcebergSource
                     .filters(filters)
                     .build();
             return new NativeReaderFunction(t.schema(), context.project(), context.nameMapping(),
-                    context.caseSensitive(), t.io(), t.encryption(), context.filters(), context.limit(), nativeOptions);
+                    context.caseSensitive(), t.io(), t.encryption(), context.filters(), context.limit(), nativeOptions)
+                    .named(t.name());
         }
 
         @SuppressWarnings("deprecation") // readerFunction is how Iceberg takes a reader; it has no other way

@@ -12,9 +12,15 @@ import java.util.Objects;
  * @param localReads let the library read {@code file:} locations itself; {@code false} reads
  *     every file through the table's {@code FileIO}, as non-local files always are
  * @param rowFormat the kind of {@code RowData} natively read tasks emit
+ * @param maxNativeBytes the native memory one reader (one subtask) may hold at once, in decoded
+ *     batches not yet released ({@link #NO_LIMIT}: no cap); a batch that would take it past the
+ *     cap fails the read with a {@link dev.isthmus.arrow.memory.MemoryLimitExceededException}
  */
-public record NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat)
-        implements Serializable {
+public record NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat,
+        long maxNativeBytes) implements Serializable {
+    /** No cap on a reader's native memory: the default, see docs/memory.md. */
+    public static final long NO_LIMIT = Long.MAX_VALUE;
+
     public static final int DEFAULT_BATCH_SIZE = dev.isthmus.iceberg.source.parquet.ScanOptions.DEFAULT_BATCH_SIZE;
 
     /** The rows natively read tasks emit (tasks that fall back emit Iceberg's own in either case). */
@@ -39,6 +45,14 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
             throw new IllegalArgumentException("batchSize must be positive, got " + batchSize);
         }
         Objects.requireNonNull(rowFormat, "rowFormat");
+        if (maxNativeBytes <= 0) {
+            throw new IllegalArgumentException("maxNativeBytes must be positive, got " + maxNativeBytes);
+        }
+    }
+
+    /** Options without a cap on native memory. */
+    public NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat) {
+        this(batchSize, strict, localReads, rowFormat, NO_LIMIT);
     }
 
     public static NativeReadOptions defaults() {
@@ -46,18 +60,22 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
     }
 
     public NativeReadOptions withBatchSize(int rows) {
-        return new NativeReadOptions(rows, strict, localReads, rowFormat);
+        return new NativeReadOptions(rows, strict, localReads, rowFormat, maxNativeBytes);
     }
 
     public NativeReadOptions withStrict(boolean failInsteadOfFallingBack) {
-        return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads, rowFormat);
+        return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads, rowFormat, maxNativeBytes);
     }
 
     public NativeReadOptions withLocalReads(boolean local) {
-        return new NativeReadOptions(batchSize, strict, local, rowFormat);
+        return new NativeReadOptions(batchSize, strict, local, rowFormat, maxNativeBytes);
     }
 
     public NativeReadOptions withRowFormat(RowFormat format) {
-        return new NativeReadOptions(batchSize, strict, localReads, format);
+        return new NativeReadOptions(batchSize, strict, localReads, format, maxNativeBytes);
+    }
+
+    public NativeReadOptions withMaxNativeBytes(long bytes) {
+        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, bytes);
     }
 }

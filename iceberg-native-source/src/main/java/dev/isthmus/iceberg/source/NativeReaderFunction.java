@@ -64,6 +64,10 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private transient RecordLimiter limiter;
     private transient NativeReaderMetrics metrics;
     private transient BinaryRowBuffers binaryRows;
+    /** This reader's batches, under {@link #TRACKER}, capped at {@link NativeReadOptions#maxNativeBytes()}. */
+    private transient MemoryTracker tracker;
+    /** What {@link #tracker} is called: the table and the subtask, for the cap's message. */
+    private String name = "native reader";
 
     /**
      * The arguments of Iceberg's {@code RowDataReaderFunction}, plus the native options.
@@ -108,18 +112,42 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         if (metrics == null) {
             metrics = NativeReaderMetrics.unregistered();
         }
+        if (tracker == null) {
+            tracker = newTracker(name);
+        }
         if (binaryRows == null && binaryRowType != null) {
             binaryRows = new BinaryRowBuffers(binaryRowType);
         }
         return new NativeSplitIterator(this, split);
     }
 
+    /** Names the table read, for the reader's tracker (and so the memory cap's message). */
+    NativeReaderFunction named(String table) {
+        this.name = "reader of " + table;
+        return this;
+    }
+
     /**
      * Reports this reader's metrics under {@code group}; called by {@link NativeIcebergSource}
      * when Flink creates the reader, before any split is read.
      */
-    void registerMetrics(MetricGroup group) {
-        metrics = NativeReaderMetrics.register(group, TRACKER);
+    void registerReader(MetricGroup group, int subtask) {
+        tracker = newTracker(name + " (subtask " + subtask + ")");
+        metrics = NativeReaderMetrics.register(group, tracker, TRACKER);
+    }
+
+    /**
+     * Never closed: Flink may recycle a batch after the reader is closed, and a tracker closed
+     * while it holds memory reports a leak. An idle tracker costs a few objects.
+     */
+    private MemoryTracker newTracker(String trackerName) {
+        return options.maxNativeBytes() == NativeReadOptions.NO_LIMIT ? TRACKER.child(trackerName)
+                : TRACKER.child(trackerName, options.maxNativeBytes(), "maxNativeBytes");
+    }
+
+    /** This reader's tracker: its batches' native memory, and their count. */
+    MemoryTracker tracker() {
+        return tracker;
     }
 
     boolean limitReached() {
@@ -134,7 +162,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         if (refusal == null) {
             try {
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
-                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, TRACKER);
+                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, tracker);
             } catch (NativeException.Unsupported | UnsupportedOperationException e) {
                 refusal = "the native decoder does not support it";
                 cause = e;

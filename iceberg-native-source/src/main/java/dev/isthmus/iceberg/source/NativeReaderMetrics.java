@@ -15,6 +15,8 @@ import org.apache.flink.metrics.SimpleCounter;
  */
 final class NativeReaderMetrics {
     static final String GROUP = "isthmus";
+    /** The subgroup of gauges that count every reader in the JVM, not this one. */
+    static final String JVM_GROUP = "jvm";
 
     private final Counter rows;
     private final Counter batches;
@@ -52,17 +54,23 @@ final class NativeReaderMetrics {
     }
 
     /**
-     * Registers the metrics under {@code parent}. The memory gauges are JVM-wide: decoded Arrow
-     * batches not yet released (columnar rows hold theirs until Flink recycles them; binary rows
-     * release theirs once transposed), the bytes of every Arrow array the library has exported and
+     * Registers the metrics under {@code parent}. {@code liveBatches} and {@code liveNativeBytes}
+     * are this reader's ({@code reader}): its decoded Arrow batches not yet released (columnar rows
+     * hold theirs until Flink recycles them; binary rows release theirs once transposed) and the
+     * bytes of their buffers. The subgroup {@value #JVM_GROUP} holds the same for every native
+     * reader in the JVM ({@code all}), the bytes of every Arrow array the library has exported and
      * Java not yet released, and all the Arrow buffer memory the library holds (those arrays, and
-     * what the scans' pools keep for their next batches).
+     * what the scans' pools keep for their next batches): the task manager's other subtasks
+     * (and the sink's writers, for the library's) count there too.
      */
-    static NativeReaderMetrics register(MetricGroup parent, MemoryTracker tracker) {
+    static NativeReaderMetrics register(MetricGroup parent, MemoryTracker reader, MemoryTracker all) {
         MetricGroup group = parent.addGroup(GROUP);
-        group.gauge("liveBatches", (Gauge<Long>) tracker::liveArrays);
-        group.gauge("liveNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().exportedBytesLive());
-        group.gauge("allocatedNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().allocatedBytes());
+        group.gauge("liveBatches", (Gauge<Long>) reader::liveArrays);
+        group.gauge("liveNativeBytes", (Gauge<Long>) reader::liveBytes);
+        MetricGroup jvm = group.addGroup(JVM_GROUP);
+        jvm.gauge("liveBatches", (Gauge<Long>) all::liveArrays);
+        jvm.gauge("liveNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().exportedBytesLive());
+        jvm.gauge("allocatedNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().allocatedBytes());
         return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"),
                 group.counter("binaryBatches"), group.counter("fetcherTransposedBatches"), group.counter("bytesRead"),
                 group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),

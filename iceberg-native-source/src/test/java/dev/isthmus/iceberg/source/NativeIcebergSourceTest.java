@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -331,8 +332,14 @@ class NativeIcebergSourceTest {
         assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.fetcherTransposedBatches")));
         assertTrue(sum(metrics, "fetcherTransposedBatches") <= sum(metrics, "binaryBatches"));
         assertTrue(sum(metrics, "bytesRead") > 0 && sum(metrics, "decodeNanos") > 0);
-        assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.liveNativeBytes")));
-        assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.allocatedNativeBytes")));
+        for (String own : List.of("liveBatches", "liveNativeBytes")) {
+            assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus." + own)), own);
+        }
+        for (String jvmWide : List.of("liveBatches", "liveNativeBytes", "allocatedNativeBytes")) {
+            assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.jvm." + jvmWide)), jvmWide);
+        }
+        assertFalse(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.allocatedNativeBytes")),
+                "the library's total is JVM-wide, so only under jvm");
     }
 
     private static long sum(Map<String, Metric> metrics, String name) {

@@ -501,16 +501,26 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         return ENCODE_NANOS.sum();
     }
 
-    /** Updates this writer's share of {@link #bufferedBytes()} after a batch went into the library. */
+    /**
+     * Updates this writer's share of {@link #bufferedBytes()} after a batch went into the library,
+     * and counts it in the writer's tracker, so that a capped tracker fails the writer whose open
+     * row group grows past the cap (the library has the memory by then; the failure frees it).
+     */
     private void noteBuffered() {
         check(isthmus_h.isthmus_writer_size(writer, sizeWritten, sizeEstimated, error));
         long now = sizeEstimated.get(ValueLayout.JAVA_LONG, 0) - sizeWritten.get(ValueLayout.JAVA_LONG, 0);
+        if (now > buffered) {
+            tracker.allocated(now - buffered);
+        } else {
+            tracker.freed(buffered - now);
+        }
         BUFFERED.addAndGet(now - buffered);
         buffered = now;
     }
 
     private void release() {
         BUFFERED.addAndGet(-buffered);
+        tracker.freed(buffered);
         buffered = 0;
         isthmus_h.isthmus_writer_free(writer);
         try {

@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink.write;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import java.util.Map;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
@@ -18,6 +19,8 @@ import org.apache.iceberg.Table;
  * @param spec the partition spec data files belong to
  * @param format the data file format (Parquet unless {@code write.format.default} says otherwise)
  * @param writeProperties table properties overlaid with the job's write options (codec, level)
+ * @param memory the writer subtask's memory tracker, under which a native encoder counts (and
+ *     caps) its Arrow batches and buffered pages
  */
 public record DataFileContext(
         Table table,
@@ -25,4 +28,12 @@ public record DataFileContext(
         RowType flinkType,
         PartitionSpec spec,
         FileFormat format,
-        Map<String, String> writeProperties) {}
+        Map<String, String> writeProperties,
+        MemoryTracker memory) {
+
+    /** A context whose writers count their memory JVM-wide only, uncapped. */
+    public DataFileContext(Table table, Schema schema, RowType flinkType, PartitionSpec spec, FileFormat format,
+            Map<String, String> writeProperties) {
+        this(table, schema, flinkType, spec, format, writeProperties, NativeDataFiles.sinkMemory());
+    }
+}

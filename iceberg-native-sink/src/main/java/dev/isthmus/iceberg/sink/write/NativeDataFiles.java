@@ -55,7 +55,18 @@ public final class NativeDataFiles implements DataFileAppenders {
      * and the library's buffered row-group pages.
      */
     public static long liveNativeBytes() {
-        return BATCHES.liveBytes() + NativeParquetWriter.bufferedBytes();
+        return BATCHES.liveBytes();
+    }
+
+    /** The JVM-wide tracker of the sink's native writers. */
+    static MemoryTracker sinkMemory() {
+        return BATCHES;
+    }
+
+    /** A writer subtask's tracker under {@link #sinkMemory()}, capped at {@code maxNativeBytes}. */
+    static MemoryTracker writerMemory(String name, long maxNativeBytes) {
+        return maxNativeBytes == Long.MAX_VALUE ? BATCHES.child(name)
+                : BATCHES.child(name, maxNativeBytes, "maxNativeBytes");
     }
 
     /** Writer subtasks of this JVM that fell back to Iceberg's Java writers. */
@@ -83,7 +94,7 @@ public final class NativeDataFiles implements DataFileAppenders {
                 .forTable(ctx.table())
                 .schema(ctx.schema())
                 .setAll(ctx.writeProperties())
-                .memoryTracker(BATCHES)
+                .memoryTracker(ctx.memory())
                 .overwrite()
                 .build());
     }

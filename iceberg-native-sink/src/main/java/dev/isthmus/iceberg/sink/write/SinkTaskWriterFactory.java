@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink.write;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,10 +46,12 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
     private final DataFileAppenders dataFiles;
     private final RequiredColumns requiredColumns;
     private final RequiredColumns requiredKeyColumns;
+    private final long maxNativeBytes;
 
     private transient OutputFileFactory outputFiles;
     private transient FileWriterFactory<RowData> fileWriters;
     private transient boolean useDv;
+    private transient MemoryTracker memory;
 
     /**
      * @param table the table, serialisable (for example {@code SerializableTable.copyOf})
@@ -59,7 +62,22 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
     public SinkTaskWriterFactory(SerializableSupplier<Table> table, RowType flinkType, FileFormat format,
             long targetFileSize, Map<String, String> writeProperties, List<Integer> equalityFieldIds, boolean upsert,
             DataFileAppenders dataFiles) {
+        this(table, flinkType, format, targetFileSize, writeProperties, equalityFieldIds, upsert, dataFiles,
+                Long.MAX_VALUE);
+    }
+
+    /**
+     * @param maxNativeBytes the native memory each writer subtask's data files may hold at once
+     *     (Arrow batches being built, row-group pages buffered), {@link Long#MAX_VALUE} for no cap
+     */
+    public SinkTaskWriterFactory(SerializableSupplier<Table> table, RowType flinkType, FileFormat format,
+            long targetFileSize, Map<String, String> writeProperties, List<Integer> equalityFieldIds, boolean upsert,
+            DataFileAppenders dataFiles, long maxNativeBytes) {
         Table loaded = table.get();
+        if (maxNativeBytes <= 0) {
+            throw new IllegalArgumentException("maxNativeBytes must be positive, got " + maxNativeBytes);
+        }
+        this.maxNativeBytes = maxNativeBytes;
         if (upsert && equalityFieldIds.isEmpty()) {
             throw new IllegalArgumentException("Upsert needs equality fields: the table " + loaded.name()
                     + " has no identifier fields and none were given");
@@ -85,9 +103,19 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
                 .format(format)
                 .defaultSpec(spec)
                 .build();
-        DataFileContext context = new DataFileContext(loaded, schema, flinkType, spec, format, writeProperties);
+        // Never closed: an idle tracker costs a few objects, and one closed while a failed
+        // writer's memory is still being given back would report a leak that is none.
+        this.memory = NativeDataFiles.writerMemory("writer of " + loaded.name() + " (subtask " + taskId + ")",
+                maxNativeBytes);
+        DataFileContext context = new DataFileContext(loaded, schema, flinkType, spec, format, writeProperties,
+                memory);
         this.fileWriters = new SinkFileWriters(dataFiles.create(context), format, deleteFiles(loaded), format);
         this.useDv = TableUtil.formatVersion(loaded) > 2;
+    }
+
+    /** The subtask's native memory, once {@link #initialize} has run. */
+    public MemoryTracker memory() {
+        return memory;
     }
 
     @SuppressWarnings("deprecation") // FlinkAppenderFactory: the public entry to Iceberg's Flink delete writers

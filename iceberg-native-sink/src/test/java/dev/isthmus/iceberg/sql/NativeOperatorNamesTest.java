@@ -1,0 +1,71 @@
+package dev.isthmus.iceberg.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.StreamSupport;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.bridge.java.StreamStatementSet;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the job graph and EXPLAIN show of native I/O: the sink's operators are Isthmus's own, by
+ * name; the planner names a scan after its table whatever transformation the source provides
+ * (it overwrites the name and description of a {@code DataStreamScanProvider}'s), so a native
+ * scan and a stock one look alike there.
+ */
+class NativeOperatorNamesTest {
+    @TempDir
+    Path warehouse;
+
+    private StreamTableEnvironment tables(StreamExecutionEnvironment env) throws Exception {
+        StreamTableEnvironment sql = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
+        for (String[] catalog : new String[][] {{"lake", "isthmus-iceberg"}, {"stock", "iceberg"}}) {
+            sql.executeSql("CREATE CATALOG " + catalog[0] + " WITH ('type'='" + catalog[1]
+                    + "', 'catalog-type'='hadoop', 'warehouse'='" + warehouse.toUri() + "')").await();
+        }
+        sql.executeSql("CREATE DATABASE lake.db").await();
+        sql.executeSql("CREATE TABLE lake.db.bids (auction BIGINT, price BIGINT)").await();
+        sql.executeSql("CREATE TABLE lake.db.sunk (auction BIGINT, price BIGINT)").await();
+        return sql;
+    }
+
+    private static String insert(String catalog) {
+        return "INSERT INTO " + catalog + ".db.sunk SELECT auction, price FROM " + catalog + ".db.bids WHERE price > 3";
+    }
+
+    private static List<String> vertexNames(StreamExecutionEnvironment env, StreamTableEnvironment sql,
+            String catalog) {
+        StreamStatementSet set = sql.createStatementSet();
+        set.addInsertSql(insert(catalog));
+        set.attachAsDataStream();
+        Iterable<JobVertex> vertices = env.getStreamGraph().getJobGraph().getVertices();
+        return StreamSupport.stream(vertices.spliterator(), false).map(JobVertex::getName).toList();
+    }
+
+    @Test
+    void theJobGraphNamesTheNativeSinkButThePlannerNamesTheScanAfterItsTable() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamTableEnvironment sql = tables(env);
+
+        List<String> lake = vertexNames(env, sql, "lake");
+        List<String> stock = vertexNames(env, sql, "stock");
+        assertThat(lake).anyMatch(name -> name.contains("IsthmusIcebergWriter"))
+                .anyMatch(name -> name.contains("IsthmusIcebergCommitter -> IsthmusIcebergSink lake.db.sunk"));
+        assertThat(stock).noneMatch(name -> name.contains("Isthmus"));
+        assertThat(lake).anyMatch(name -> name.matches("Source: bids\\[\\d+\\] -> .*"));
+        assertThat(stock).anyMatch(name -> name.matches("Source: bids\\[\\d+\\] -> .*"));
+
+        String lakePlan = sql.explainSql(insert("lake"), ExplainDetail.JSON_EXECUTION_PLAN);
+        String stockPlan = sql.explainSql(insert("stock"), ExplainDetail.JSON_EXECUTION_PLAN);
+        assertThat(lakePlan).contains("\"type\" : \"IsthmusIcebergWriter\"")
+                .doesNotContain(new NativeTableSource(null, null, null, null, null, null).asSummaryString());
+        assertThat(stockPlan).doesNotContain("Isthmus");
+    }
+}

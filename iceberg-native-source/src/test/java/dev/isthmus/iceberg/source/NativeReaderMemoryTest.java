@@ -1,0 +1,110 @@
+package dev.isthmus.iceberg.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.memory.MemoryLimitExceededException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.testutils.MetricListener;
+import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.source.FlinkSplitPlanner;
+import org.apache.iceberg.flink.source.ScanContext;
+import org.apache.iceberg.flink.source.reader.RecordAndPosition;
+import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
+import org.apache.iceberg.io.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each reader's own native memory: its gauges, and the cap that fails a reader holding too much. */
+@ExtendWith(LeakCheckExtension.class)
+class NativeReaderMemoryTest {
+    @TempDir
+    Path dir;
+
+    private Table table() {
+        Table table = new TestTables(dir).create("memory", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                Map.of("write.parquet.row-group-size-bytes", "8192"));
+        TestTables.append(table, SampleTable.records(0, 3_000));
+        return table;
+    }
+
+    private static IcebergSourceSplit split(Table table) throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            return FlinkSplitPlanner.planIcebergSourceSplits(table, ScanContext.builder().build(), pool).get(0);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static NativeReaderFunction function(Table table, NativeReadOptions options) {
+        return new NativeReaderFunction(table.schema(), null, null, true, table.io(), table.encryption(), List.of(),
+                -1, options.withBatchSize(500).withRowFormat(NativeReadOptions.RowFormat.COLUMNAR).withStrict(true))
+                .named(table.name());
+    }
+
+    private static long gauge(MetricListener metrics, String... path) {
+        Gauge<Long> gauge = metrics.<Long>getGauge(path).orElseThrow(() -> new AssertionError(String.join(".", path)));
+        return gauge.getValue();
+    }
+
+    @Test
+    void aReaderCountsOnlyTheBatchesItHolds() throws Exception {
+        Table table = table();
+        MetricListener holding = new MetricListener();
+        MetricListener idle = new MetricListener();
+        NativeReaderFunction holder = function(table, NativeReadOptions.defaults());
+        NativeReaderFunction other = function(table, NativeReadOptions.defaults());
+        holder.registerReader(holding.getMetricGroup(), 0);
+        other.registerReader(idle.getMetricGroup(), 1);
+
+        try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches = holder.apply(split(table))) {
+            RecordsWithSplitIds<RecordAndPosition<RowData>> held = batches.next();
+            assertEquals(1, gauge(holding, "isthmus", "liveBatches"), "columnar rows hold their batch");
+            assertTrue(gauge(holding, "isthmus", "liveNativeBytes") >= 500 * 8, "at least the ids of 500 rows");
+            assertEquals(0, gauge(idle, "isthmus", "liveBatches"), "the other reader read nothing");
+            assertEquals(0, gauge(idle, "isthmus", "liveNativeBytes"));
+            assertTrue(gauge(idle, "isthmus", "jvm", "liveBatches") >= 1, "the JVM-wide gauge sees the held batch");
+            assertTrue(gauge(idle, "isthmus", "jvm", "liveNativeBytes") > 0);
+            held.recycle();
+        }
+        assertEquals(0, gauge(holding, "isthmus", "liveBatches"));
+        assertEquals(0, gauge(holding, "isthmus", "liveNativeBytes"));
+    }
+
+    @Test
+    void aReadPastItsCapFailsNamingTheCapAndLeaksNothing() throws Exception {
+        Table table = table();
+        IcebergSourceSplit split = split(table);
+        NativeReaderFunction capped = function(table, NativeReadOptions.defaults().withMaxNativeBytes(1024));
+        capped.registerReader(new MetricListener().getMetricGroup(), 3);
+        Exception e = assertThrows(RuntimeException.class,
+                () -> ReadResults.read(capped, split, FlinkSchemaUtil.convert(table.schema())));
+        MemoryLimitExceededException cause = Stream.<Throwable>iterate(e, t -> t != null, Throwable::getCause)
+                .filter(MemoryLimitExceededException.class::isInstance).map(MemoryLimitExceededException.class::cast)
+                .findFirst().orElseThrow(() -> new AssertionError("not a memory cap failure", e));
+        assertTrue(cause.getMessage().contains("reader of " + table.name() + " (subtask 3) would exceed its native "
+                + "memory cap of 1024 bytes (maxNativeBytes): asked for "), cause.getMessage());
+        assertEquals(1024, cause.limit());
+        assertEquals(0, capped.tracker().liveBytes(), "the refused batch was released");
+
+        // The same read with room for a batch at a time (the columnar test reader recycles each one).
+        NativeReaderFunction roomy = function(table, NativeReadOptions.defaults().withMaxNativeBytes(4L << 20));
+        NativeReaderFunction uncapped = function(table, NativeReadOptions.defaults());
+        assertEquals(ReadResults.read(uncapped, split, FlinkSchemaUtil.convert(table.schema())),
+                ReadResults.read(roomy, split, FlinkSchemaUtil.convert(table.schema())));
+    }
+}
