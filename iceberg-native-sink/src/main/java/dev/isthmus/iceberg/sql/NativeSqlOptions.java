@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.api.ValidationException;
 
 /**
@@ -30,6 +31,9 @@ import org.apache.flink.table.api.ValidationException;
  *   <li>{@code isthmus.row-format} (auto): the rows native reads emit, {@code columnar},
  *   {@code binary} or {@code auto}: binary unless the job reuses objects (as every batch query
  *   does), columnar if it does ({@link RowFormat}).
+ *   <li>{@code isthmus.max-native-bytes} (none): the native memory one reader or writer subtask
+ *   may hold at once, as a memory size ({@code '256mb'}); past it the read or write fails
+ *   (docs/memory.md).
  * </ul>
  *
  * @param nativeIo whether reads and writes go through the native source and sink
@@ -37,8 +41,11 @@ import org.apache.flink.table.api.ValidationException;
  * @param readOptions the native reader's options
  * @param rowFormat the row format asked for, or {@code null} for {@code auto}, which the job's
  *     object reuse decides
+ * @param maxNativeBytes the cap of each reader's and writer's native memory, or
+ *     {@link NativeReadOptions#NO_LIMIT}
  */
-record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions readOptions, RowFormat rowFormat) {
+record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions readOptions, RowFormat rowFormat,
+        long maxNativeBytes) {
     static final String PREFIX = "isthmus.";
 
     static final ConfigOption<Boolean> NATIVE = ConfigOptions.key("isthmus.native").booleanType().defaultValue(true)
@@ -53,7 +60,12 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
     static final ConfigOption<String> ROW_FORMAT = ConfigOptions.key("isthmus.row-format").stringType()
             .defaultValue("auto").withDescription("The rows native reads emit: columnar, binary or auto.");
 
-    static final List<ConfigOption<?>> ALL = List.of(NATIVE, STRICT, BATCH_SIZE, LOCAL_READS, ROW_FORMAT);
+    static final ConfigOption<MemorySize> MAX_NATIVE_BYTES = ConfigOptions.key("isthmus.max-native-bytes")
+            .memoryType().noDefaultValue()
+            .withDescription("The native memory one reader or writer subtask may hold at once; no cap by default.");
+
+    static final List<ConfigOption<?>> ALL = List.of(NATIVE, STRICT, BATCH_SIZE, LOCAL_READS, ROW_FORMAT,
+            MAX_NATIVE_BYTES);
 
     /**
      * Parses and checks the {@code isthmus.*} keys of {@code options} (other keys are Iceberg's
@@ -72,9 +84,16 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
                     BATCH_SIZE.key(), batchSize, where));
         }
         boolean strict = get(config, STRICT, where);
+        MemorySize cap = get(config, MAX_NATIVE_BYTES, where);
+        if (cap != null && cap.getBytes() <= 0) {
+            throw new ValidationException(String.format(Locale.ROOT, "'%s' must be at least one byte, got '%s' (%s)",
+                    MAX_NATIVE_BYTES.key(), config.toMap().get(MAX_NATIVE_BYTES.key()), where));
+        }
+        long maxNativeBytes = cap == null ? NativeReadOptions.NO_LIMIT : cap.getBytes();
         return new NativeSqlOptions(get(config, NATIVE, where), strict,
-                new NativeReadOptions(batchSize, strict, get(config, LOCAL_READS, where), defaults.rowFormat()),
-                rowFormat(get(config, ROW_FORMAT, where), where));
+                new NativeReadOptions(batchSize, strict, get(config, LOCAL_READS, where), defaults.rowFormat(),
+                        maxNativeBytes),
+                rowFormat(get(config, ROW_FORMAT, where), where), maxNativeBytes);
     }
 
     /** The {@code isthmus.*} entries of a catalog's options, checked: the defaults of its tables. */
@@ -124,7 +143,10 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
     }
 
     private static String expected(ConfigOption<?> option) {
-        return option.equals(BATCH_SIZE) ? "expected a whole number" : "expected true or false";
+        if (option.equals(BATCH_SIZE)) {
+            return "expected a whole number";
+        }
+        return option.equals(MAX_NATIVE_BYTES) ? "expected a memory size such as '256mb'" : "expected true or false";
     }
 
     private static RowFormat rowFormat(String value, String where) {

@@ -27,15 +27,17 @@ final class NativeTableSink implements DynamicTableSink, SupportsPartitioning, S
     private final ReadableConfig config;
     private final Map<String, String> writeOptions;
     private final boolean strict;
+    private final long maxNativeBytes;
     private boolean overwrite;
 
     NativeTableSink(TableLoader tableLoader, ResolvedSchema schema, ReadableConfig config,
-            Map<String, String> writeOptions, boolean strict) {
+            Map<String, String> writeOptions, boolean strict, long maxNativeBytes) {
         this.tableLoader = tableLoader;
         this.schema = schema;
         this.config = config;
         this.writeOptions = writeOptions;
         this.strict = strict;
+        this.maxNativeBytes = maxNativeBytes;
     }
 
     @Override
@@ -52,6 +54,7 @@ final class NativeTableSink implements DynamicTableSink, SupportsPartitioning, S
                 .setAll(writeOptions)
                 .flinkConf(config)
                 .dataFileAppenders(strict ? NativeDataFiles.strict() : NativeDataFiles.lenient())
+                .maxNativeBytes(maxNativeBytes)
                 .append();
     }
 
@@ -76,7 +79,7 @@ final class NativeTableSink implements DynamicTableSink, SupportsPartitioning, S
 
     @Override
     public DynamicTableSink copy() {
-        NativeTableSink copy = new NativeTableSink(tableLoader, schema, config, writeOptions, strict);
+        NativeTableSink copy = new NativeTableSink(tableLoader, schema, config, writeOptions, strict, maxNativeBytes);
         copy.overwrite = overwrite;
         return copy;
     }

@@ -184,6 +184,12 @@ class ConnectorTableTest {
         assertRefused(() -> query(streaming, "SELECT * FROM unmarked"), "table 'default_catalog.default_database.unmarked'"
                 + " ('connector'='isthmus-iceberg'): SOURCE_WATERMARK() needs the option 'watermark-column'");
 
+        declare(sql, "TEMPORARY TABLE capped", "isthmus-iceberg", "events", COLUMNS, ", 'isthmus.max-native-bytes'='1kb'");
+        assertRefused(() -> query(sql, "SELECT * FROM capped"), "would exceed its native memory cap of 1024 bytes");
+        assertRefused(() -> execute(sql, "INSERT INTO capped SELECT * FROM capped /*+ OPTIONS("
+                + "'isthmus.max-native-bytes'='64mb') */"), "would exceed its native memory cap of 1024 bytes");
+        assertEquals(STRIPE_COMMIT_ORDER.length, dataFiles("events").size(), "the failed write committed nothing");
+
         execute(sql, "CREATE CATALOG lake WITH (" + catalogOptions("isthmus-iceberg") + ")");
         assertRefused(() -> execute(sql, "CREATE TABLE lake.db.twice (" + COLUMNS + ") WITH ("
                 + connectorOptions("isthmus-iceberg", "twice") + ")"),

@@ -65,7 +65,7 @@ class NativeOperatorNamesTest {
         String lakePlan = sql.explainSql(insert("lake"), ExplainDetail.JSON_EXECUTION_PLAN);
         String stockPlan = sql.explainSql(insert("stock"), ExplainDetail.JSON_EXECUTION_PLAN);
         assertThat(lakePlan).contains("\"type\" : \"IsthmusIcebergWriter\"")
-                .doesNotContain(new NativeTableSource(null, null, null, null, null, null).asSummaryString());
+                .doesNotContain(new NativeTableSource(null, null, null, null, null, null, null).asSummaryString());
         assertThat(stockPlan).doesNotContain("Isthmus");
     }
 }

@@ -47,6 +47,22 @@ class NativeSqlOptionsTest {
         assertEquals(RowFormat.BINARY, options.rowFormat());
     }
 
+    @Test
+    void aMemoryCapIsAMemorySizeOfAtLeastOneByte() {
+        assertEquals(Long.MAX_VALUE, NativeSqlOptions.parse(Map.of(), "t").maxNativeBytes(), "no cap by default");
+        NativeSqlOptions capped = NativeSqlOptions.parse(Map.of("isthmus.max-native-bytes", "256mb"), "t");
+        assertEquals(256L << 20, capped.maxNativeBytes());
+        assertEquals(256L << 20, capped.readOptions().maxNativeBytes(), "readers get the cap");
+        ValidationException e = assertThrows(ValidationException.class,
+                () -> NativeSqlOptions.parse(Map.of("isthmus.max-native-bytes", "lots"), "table 'lake.db.t'"));
+        assertEquals("invalid value 'lots' for option 'isthmus.max-native-bytes' (table 'lake.db.t'): expected a"
+                + " memory size such as '256mb'", e.getMessage());
+        e = assertThrows(ValidationException.class,
+                () -> NativeSqlOptions.parse(Map.of("isthmus.max-native-bytes", "0"), "table 'lake.db.t'"));
+        assertEquals("'isthmus.max-native-bytes' must be at least one byte, got '0' (table 'lake.db.t')",
+                e.getMessage());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"yes", "0", "maybe", ""})
     void aBooleanThatIsNotTrueOrFalseIsRefusedNamingTheKey(String value) {
@@ -73,7 +89,8 @@ class NativeSqlOptionsTest {
                 () -> NativeSqlOptions.parse(Map.of("isthmus.stric", "true", "write.format.default", "parquet"),
                         "catalog 'lake'"));
         assertEquals("unsupported option 'isthmus.stric' (catalog 'lake'); the isthmus.* options are"
-                + " 'isthmus.batch-size', 'isthmus.local-reads', 'isthmus.native', 'isthmus.row-format',"
+                + " 'isthmus.batch-size', 'isthmus.local-reads', 'isthmus.max-native-bytes', 'isthmus.native',"
+                + " 'isthmus.row-format',"
                 + " 'isthmus.strict'", e.getMessage());
     }
 
