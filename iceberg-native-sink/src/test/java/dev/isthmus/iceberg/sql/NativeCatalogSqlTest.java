@@ -174,6 +174,8 @@ class NativeCatalogSqlTest {
         }
         assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "filters reached the native reader");
         assertEquals(List.of("+I[" + ROWS + "]"), query("SELECT COUNT(*) FROM lake.db.bids"));
+        assertEquals(List.of("+I[" + ROWS + "]"),
+                query("SELECT COUNT(*) FROM lake.db.bids /*+ OPTIONS('scan.parallelism'='1') */"));
     }
 
     /**
