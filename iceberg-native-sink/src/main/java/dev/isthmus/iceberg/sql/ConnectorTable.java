@@ -83,6 +83,7 @@ final class ConnectorTable {
                 options.getOrDefault(CATALOG_TABLE, id.getObjectName()));
         NativeFlinkCatalog catalog = (NativeFlinkCatalog) new NativeCatalogFactory().createCatalog(catalogName, options,
                 FlinkCatalogFactory.clusterHadoopConf());
+        TableLoader loader;
         try {
             if (!catalog.databaseExists(path.getDatabaseName())) {
                 catalog.createDatabase(path.getDatabaseName(), new CatalogDatabaseImpl(Map.of(), null), true);
@@ -91,12 +92,19 @@ final class ConnectorTable {
                 catalog.createTable(path, physicalTable(table), true);
             }
             // The loader keeps the catalog's loader, not this catalog object, which can go.
-            return catalog.tableLoader(path);
-        } catch (DatabaseAlreadyExistException | TableAlreadyExistException e) {
-            throw new IllegalStateException("unreachable: creation ignores an existing " + path, e);
-        } finally {
-            catalog.close();
+            loader = catalog.tableLoader(path);
+        } catch (DatabaseAlreadyExistException | TableAlreadyExistException | RuntimeException e) {
+            RuntimeException failure = e instanceof RuntimeException r ? r
+                    : new IllegalStateException("unreachable: creation ignores an existing " + path, e);
+            try {
+                catalog.close();
+            } catch (RuntimeException closing) {
+                failure.addSuppressed(closing);
+            }
+            throw failure;
         }
+        catalog.close();
+        return loader;
     }
 
     /**

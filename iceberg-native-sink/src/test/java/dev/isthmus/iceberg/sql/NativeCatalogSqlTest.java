@@ -174,8 +174,10 @@ class NativeCatalogSqlTest {
         }
         assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "filters reached the native reader");
         assertEquals(List.of("+I[" + ROWS + "]"), query("SELECT COUNT(*) FROM lake.db.bids"));
+        long nativeTasks = NativeSourceCounters.nativeTasks();
         assertEquals(List.of("+I[" + ROWS + "]"),
                 query("SELECT COUNT(*) FROM lake.db.bids /*+ OPTIONS('scan.parallelism'='1') */"));
+        assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "a scan.parallelism hint reads natively");
     }
 
     /**

@@ -68,4 +68,21 @@ class NativeOperatorNamesTest {
                 .doesNotContain(new NativeTableSource(null, null, null, null, null, null, null).asSummaryString());
         assertThat(stockPlan).doesNotContain("Isthmus");
     }
+
+    /** The native scan takes {@code scan.parallelism} as Iceberg's does. */
+    @Test
+    void scanParallelismSetsTheNativeScansParallelism() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        StreamTableEnvironment sql = tables(env);
+        StreamStatementSet set = sql.createStatementSet();
+        set.addInsertSql("INSERT INTO lake.db.sunk SELECT auction, price FROM lake.db.bids"
+                + " /*+ OPTIONS('scan.parallelism'='1') */ WHERE price > 3");
+        set.attachAsDataStream();
+        List<JobVertex> vertices = StreamSupport.stream(env.getStreamGraph().getJobGraph().getVertices().spliterator(),
+                false).toList();
+        assertThat(vertices).filteredOn(v -> v.getName().startsWith("Source: bids"))
+                .singleElement().extracting(JobVertex::getParallelism).isEqualTo(1);
+        assertThat(vertices).anyMatch(v -> v.getName().contains("IsthmusIcebergWriter") && v.getParallelism() == 2);
+    }
 }
