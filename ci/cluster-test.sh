@@ -8,9 +8,11 @@
 #                job jar holds only its main.
 #   job-jar:     lib/ holds neither; the shaded job jar holds Isthmus and Iceberg.
 # In each, ci/cluster/batch.sql writes 10,000 rows through a strict isthmus-iceberg catalog and
-# reads them back (an aggregate checked against numbers computed here), the data files must say
-# Isthmus wrote them, and ci/cluster/stream.sql reads the table natively in a job that keeps
-# running while the script reads its native metrics from the REST API, then cancels it.
+# reads them back, then upserts a tenth of them into a table with a primary key (aggregates
+# checked against numbers computed here); the DataStream job example.DataStreamCopy copies the
+# table with the native source and sink; the data files must say Isthmus wrote them; and
+# ci/cluster/stream.sql reads the table natively in a job that keeps running while the script
+# reads its native metrics from the REST API, then cancels it.
 # The job jars are the consumer projects of iceberg-native-sink/runtime/src/it, built by the
 # Maven invoker at verify.
 # Usage: ci/cluster-test.sh            builds (tests skipped, consumer projects run) first
@@ -66,6 +68,10 @@ isthmus_java_opts="--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-a
 expected=$(seq 0 9999 | awk '{ n++; id += $1; qty += ($1 * 7) % 100;
     if ($1 % 10 != 0) { labels++; seen["k" ($1 % 13)] = 1 } }
     END { distinct = 0; for (k in seen) distinct++; printf "+I[%d, %d, %d, %d, %d]", n, id, qty, labels, distinct }')
+# The upsert raises qty by 1000 for the ids below 1000.
+expected_upsert=$(seq 0 9999 | awk '{ n++; qty += ($1 * 7) % 100 + ($1 < 1000 ? 1000 : 0) }
+    END { printf "+I[%d, %d]", n, qty }')
+expected_copy="copied 10000 $(seq 0 9999 | awk '{ id += $1 } END { print id }')"
 expected_rows=10000
 
 cluster_dir=""
@@ -220,21 +226,27 @@ start_cluster() {
     fail "the cluster did not show 1 TaskManager with 2 slots within 120 s: ${overview:-no answer}"
 }
 
-# submit LOG JAR MODE SCRIPT [FLINK RUN OPTION...]: flink run, as Flink's bin/flink runs it. The
-# client's heap is JVM_ARGS's, as in bin/flink. A job that stalls fails the test after 10 minutes
-# instead of holding CI.
-submit() {
-    local log=$1 jar=$2 mode=$3 script=$4
-    shift 4
+# flink_run LOG ARG...: flink run ARG..., as Flink's bin/flink runs it. The client's heap is
+# JVM_ARGS's, as in bin/flink. A job that stalls fails the test after 10 minutes instead of
+# holding CI.
+flink_run() {
+    local log=$1
+    shift
     # shellcheck disable=SC2046
     if ! FLINK_CONF_DIR=$cluster_dir/conf FLINK_LIB_DIR=$cluster_dir/lib \
         timeout 600 java -Xmx512m $(java_opts_all) -Dlog.file="$cluster_dir/log/$log.log" \
             -Dlog4j.configurationFile="file:$cluster_dir/conf/log4j.properties" \
             -classpath "$cluster_dir/lib/*" org.apache.flink.client.cli.CliFrontend \
-            run "$@" -c example.SqlScript "$jar" "$mode" "$script" "warehouse=$warehouse" \
-            >"$cluster_dir/log/$log.out" 2>&1; then
-        fail "flink run $mode $(basename "$script") failed"
+            run "$@" >"$cluster_dir/log/$log.out" 2>&1; then
+        fail "flink run $* failed (log/$log.out)"
     fi
+}
+
+# submit LOG JAR MODE SCRIPT [FLINK RUN OPTION...]: a SQL script through example.SqlScript.
+submit() {
+    local log=$1 jar=$2 mode=$3 script=$4
+    shift 4
+    flink_run "$log" "$@" -c example.SqlScript "$jar" "$mode" "$script" "warehouse=$warehouse"
 }
 
 metric_sum() {
@@ -253,16 +265,29 @@ run_checks() {
     mkdir -p "$warehouse"
 
     submit "$name-batch" "$jar" batch "$root/ci/cluster/batch.sql"
-    result=$(sed -n 's/^row //p' "$cluster_dir/log/$name-batch.out")
+    result=$(sed -n 's/^row //p' "$cluster_dir/log/$name-batch.out" | sed -n 1p)
     [ "$result" = "$expected" ] || fail "$name: the aggregate read back is '$result', expected '$expected'"
     echo "cluster-test: $name: wrote and read back $result (COUNT, SUM(id), SUM(qty), COUNT(label), COUNT(DISTINCT label))"
+    result=$(sed -n 's/^row //p' "$cluster_dir/log/$name-batch.out" | sed -n 2p)
+    [ "$result" = "$expected_upsert" ] || fail "$name: after the upserts the table holds '$result', expected '$expected_upsert'"
+    echo "cluster-test: $name: upserted, the table holds $result (COUNT, SUM(qty))"
+
+    flink_run "$name-datastream" -c example.DataStreamCopy "$jar" "file://$warehouse" events copied
+    result=$(grep '^copied ' "$cluster_dir/log/$name-datastream.out" || true)
+    [ "$result" = "$expected_copy" ] || fail "$name: the DataStream copy printed '$result', expected '$expected_copy'"
+    echo "cluster-test: $name: the DataStream job $result (rows, SUM(id))"
 
     # The footer's created_by names the writer: Isthmus's library, not parquet-java ("parquet-mr").
-    files=$(find "$warehouse" -name '*.parquet' | wc -l)
-    isthmus_files=$({ find "$warehouse" -name '*.parquet' -exec grep -laF 'isthmus version' {} + || true; } | wc -l)
-    [ "$files" -gt 0 ] || fail "$name: no Parquet data file in $warehouse"
+    # The tables without delete files (Iceberg writes those of the upserted table with parquet-java).
+    local tables="$warehouse/db/events $warehouse/db/copied"
+    # shellcheck disable=SC2086
+    files=$(find $tables -name '*.parquet' | wc -l)
+    # shellcheck disable=SC2086
+    isthmus_files=$({ find $tables -name '*.parquet' -exec grep -laF 'isthmus version' {} + || true; } | wc -l)
+    [ "$files" -gt 0 ] || fail "$name: no Parquet data file in $tables"
     [ "$isthmus_files" -eq "$files" ] || fail "$name: $isthmus_files of $files data files were written by Isthmus"
-    if { find "$warehouse" -name '*.parquet' -exec grep -laF 'parquet-mr' {} + || true; } | grep -q .; then
+    # shellcheck disable=SC2086
+    if { find $tables -name '*.parquet' -exec grep -laF 'parquet-mr' {} + || true; } | grep -q .; then
         fail "$name: a data file was written by parquet-java"
     fi
     echo "cluster-test: $name: $files data files, each written by Isthmus"
