@@ -5,8 +5,6 @@ import dev.isthmus.arrow.vector.BinaryRowTransposer;
 import dev.isthmus.ffm.NativeException;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.data.RowData;
@@ -44,8 +42,10 @@ import org.slf4j.LoggerFactory;
 public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(NativeReaderFunction.class);
-    /** Each kind of fallback is logged once per JVM; the counters count every one. */
-    private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
+    /** The metric-group variable holding the job's id. */
+    static final String JOB_ID_VARIABLE = "<job_id>";
+    /** Each kind of fallback is logged once per job and table; the counters count every one. */
+    static final FallbackLog FALLBACKS = new FallbackLog(LOG, 4096);
     /** Imported batches are owned by the source until Flink recycles them, possibly after the split closed. */
     private static final MemoryTracker TRACKER = MemoryTracker.root().child("iceberg-native-source");
 
@@ -60,7 +60,11 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private final NativeReadOptions options;
     /** The row type of binary rows, or {@code null} for columnar rows. */
     private final RowType binaryRowType;
+    /** The table's name for the fallback log, or {@code null} when not given. */
+    private String table;
 
+    /** The job's id from the reader's metric group; {@code null} until given one. */
+    private transient String jobId;
     private transient RecordLimiter limiter;
     private transient NativeReaderMetrics metrics;
     private transient BinaryRowBuffers binaryRows;
@@ -121,9 +125,13 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         return new NativeSplitIterator(this, split);
     }
 
-    /** Names the table read, for the reader's tracker (and so the memory cap's message). */
-    NativeReaderFunction named(String table) {
-        this.name = "reader of " + table;
+    /**
+     * Names the table read, for the reader's tracker (and so the memory cap's message) and for
+     * the fallback log.
+     */
+    NativeReaderFunction named(String tableName) {
+        this.name = "reader of " + tableName;
+        this.table = tableName;
         return this;
     }
 
@@ -134,6 +142,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     void registerReader(MetricGroup group, int subtask) {
         tracker = newTracker(name + " (subtask " + subtask + ")");
         metrics = NativeReaderMetrics.register(group, tracker, TRACKER);
+        jobId = group.getAllVariables().get(JOB_ID_VARIABLE);
     }
 
     /**
@@ -174,9 +183,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             throw new NativeReadRefusedException("strict native read: " + message, cause);
         }
         metrics.fallbackTask();
-        if (LOGGED.add(refusal)) {
-            LOG.warn("{}; reading such tasks with Iceberg's stock reader (logged once per reason)", message);
-        }
+        FALLBACKS.warn(jobId, table, refusal, message + "; reading such tasks with Iceberg's stock reader");
         return new FallbackTaskReader(splitId, fileOffset, recordOffset, task, tableSchema, readSchema, nameMapping,
                 caseSensitive, filters, io, encryption, options.batchSize(), limiter);
     }
