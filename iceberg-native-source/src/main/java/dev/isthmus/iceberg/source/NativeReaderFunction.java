@@ -3,8 +3,11 @@ package dev.isthmus.iceberg.source;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.vector.BinaryRowTransposer;
 import dev.isthmus.ffm.NativeException;
+import dev.isthmus.ffm.NativeLibrary;
+import dev.isthmus.ffm.NativeLibraryException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.data.RowData;
@@ -33,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * replacement of its {@code RowDataReaderFunction}, with the same results and the same split
  * positions. Each file scan task of a split is read by the native decoder when it can be, and
  * otherwise by Iceberg's stock reader (delete files, ORC and Avro, encrypted files, row-lineage
- * and {@code _partition} metadata columns, default values, types or files the decoder refuses); in
- * strict mode such a task fails the read instead.
+ * and {@code _partition} metadata columns, default values, types or files the decoder refuses, and
+ * every task when the native library cannot load in this JVM); in strict mode such a task fails
+ * the read instead.
  *
  * <p>{@link NativeIcebergSource} builds an {@code IcebergSource} with it and hands it each reader's
  * metric group.
@@ -166,8 +170,10 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     /** Opens file {@code fileOffset} of {@code split} at record {@code recordOffset}, natively if it can. */
     TaskReader openTask(String splitId, int fileOffset, long recordOffset, FileScanTask task) {
         Map<Integer, ?> constants = PartitionUtil.constantsMap(task, RowDataUtil::convertConstant);
-        String refusal = refusal(task, constants);
-        Throwable cause = null;
+        // Before anything of the task touches native code: without the library every task falls back.
+        Optional<NativeLibraryException> noLibrary = NativeLibrary.unavailable();
+        String refusal = noLibrary.isPresent() ? "the native library cannot be loaded" : refusal(task, constants);
+        Throwable cause = noLibrary.orElse(null);
         if (refusal == null) {
             try {
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
@@ -183,7 +189,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             throw new NativeReadRefusedException("strict native read: " + message, cause);
         }
         metrics.fallbackTask();
-        FALLBACKS.warn(jobId, table, refusal, message + "; reading such tasks with Iceberg's stock reader");
+        // The library's reason is in the key: it names the flag or path to fix, the same for every task.
+        FALLBACKS.warn(jobId, table, noLibrary.isPresent() ? refusal + ": " + cause.getMessage() : refusal,
+                message + "; reading such tasks with Iceberg's stock reader");
         return new FallbackTaskReader(splitId, fileOffset, recordOffset, task, tableSchema, readSchema, nameMapping,
                 caseSensitive, filters, io, encryption, options.batchSize(), limiter);
     }
