@@ -20,6 +20,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -76,6 +77,27 @@ public final class NativeLibrary {
      */
     public static void require() {
         loaded();
+    }
+
+    /**
+     * Whether the library is loaded, loading it on the first call. For what can do without it
+     * (a gauge of native memory reads 0) rather than fail.
+     */
+    public static boolean available() {
+        return Loaded.RESULT instanceof SymbolLookup;
+    }
+
+    /**
+     * Why the library cannot be used in this JVM, loading it on the first call: empty once it
+     * is loaded. The source and the sink ask this before their first native call, so that a
+     * library that cannot load is a reason to fall back to Iceberg's readers and writers (or,
+     * in strict mode, to fail with this exception's message) like any other.
+     */
+    public static Optional<NativeLibraryException> unavailable() {
+        if (Loaded.RESULT instanceof NativeLibraryException failure) {
+            return Optional.of(new NativeLibraryException(failure.getMessage(), failure));
+        }
+        return Optional.empty();
     }
 
     private static SymbolLookup loaded() {

@@ -1,13 +1,12 @@
 package dev.isthmus.iceberg.sink;
 
-import java.io.IOException;
 import dev.isthmus.iceberg.sink.write.SinkTaskWriterFactory;
+import java.io.IOException;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
-import org.apache.iceberg.flink.sink.TaskWriterFactory;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.WriteResult;
 
@@ -25,12 +24,12 @@ public final class WriterOperator extends AbstractStreamOperator<FlushedFiles>
     public static final long END_OF_INPUT = Long.MAX_VALUE;
 
     private final String tableName;
-    private final TaskWriterFactory<RowData> writers;
+    private final SinkTaskWriterFactory writers;
 
     private transient TaskWriter<RowData> writer;
     private transient WriterMetrics metrics;
 
-    public WriterOperator(String tableName, TaskWriterFactory<RowData> writers) {
+    public WriterOperator(String tableName, SinkTaskWriterFactory writers) {
         this.tableName = tableName;
         this.writers = writers;
     }
@@ -38,10 +37,10 @@ public final class WriterOperator extends AbstractStreamOperator<FlushedFiles>
     @Override
     public void open() throws Exception {
         super.open();
-        writers.initialize(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+        writers.initialize(getRuntimeContext().getJobInfo().getJobId().toHexString(),
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                 getRuntimeContext().getTaskInfo().getAttemptNumber());
-        this.metrics = new WriterMetrics(getMetricGroup(), tableName,
-                writers instanceof SinkTaskWriterFactory sink ? sink.memory() : null);
+        this.metrics = new WriterMetrics(getMetricGroup(), tableName, writers.memory());
         this.writer = writers.create();
     }
 

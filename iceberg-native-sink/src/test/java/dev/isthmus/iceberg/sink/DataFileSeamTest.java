@@ -3,6 +3,7 @@ package dev.isthmus.iceberg.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isthmus.iceberg.sink.write.DataFileAppenders;
+import dev.isthmus.iceberg.sink.write.NativeDataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -68,6 +69,15 @@ class DataFileSeamTest {
         }
     });
 
+    /** The job ids the data-file writers of {@link #JOB_RECORDING} were told, one entry per writer subtask. */
+    private static final List<String> TOLD = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    /** The sink's default, noting the job id each writer subtask is given (what it keys its fallback log by). */
+    static final DataFileAppenders JOB_RECORDING = context -> {
+        TOLD.add(context.jobId());
+        return NativeDataFiles.lenient().create(context);
+    };
+
     @TempDir
     Path warehouse;
 
@@ -116,5 +126,22 @@ class DataFileSeamTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    @Test
+    void eachWriterSubtaskIsToldItsJob() throws Exception {
+        SinkTests.Warehouse tables = new SinkTests.Warehouse(warehouse);
+        Table table = tables.create("jobs", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        List<RowData> rows = List.of(GenericRowData.of(1L, StringData.fromString("a")),
+                GenericRowData.of(2L, StringData.fromString("b")));
+        List<String> jobs = new ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            DataStream<RowData> input = env.fromData(rows, InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
+            NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(table)).writeParallelism(2)
+                    .dataFileAppenders(JOB_RECORDING).append();
+            jobs.add(env.execute("jobs " + run).getJobID().toHexString());
+        }
+        assertThat(TOLD).containsExactlyInAnyOrder(jobs.get(0), jobs.get(0), jobs.get(1), jobs.get(1));
     }
 }

@@ -3,10 +3,11 @@ package dev.isthmus.iceberg.source;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.vector.BinaryRowTransposer;
 import dev.isthmus.ffm.NativeException;
+import dev.isthmus.ffm.NativeLibrary;
+import dev.isthmus.ffm.NativeLibraryException;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.data.RowData;
@@ -35,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * replacement of its {@code RowDataReaderFunction}, with the same results and the same split
  * positions. Each file scan task of a split is read by the native decoder when it can be, and
  * otherwise by Iceberg's stock reader (delete files, ORC and Avro, encrypted files, row-lineage
- * and {@code _partition} metadata columns, default values, types or files the decoder refuses); in
- * strict mode such a task fails the read instead.
+ * and {@code _partition} metadata columns, default values, types or files the decoder refuses, and
+ * every task when the native library cannot load in this JVM); in strict mode such a task fails
+ * the read instead.
  *
  * <p>{@link NativeIcebergSource} builds an {@code IcebergSource} with it and hands it each reader's
  * metric group.
@@ -44,8 +46,10 @@ import org.slf4j.LoggerFactory;
 public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(NativeReaderFunction.class);
-    /** Each kind of fallback is logged once per JVM; the counters count every one. */
-    private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
+    /** The metric-group variable holding the job's id. */
+    static final String JOB_ID_VARIABLE = "<job_id>";
+    /** Each kind of fallback is logged once per job and table; the counters count every one. */
+    static final FallbackLog FALLBACKS = new FallbackLog(LOG, 4096);
     /** Imported batches are owned by the source until Flink recycles them, possibly after the split closed. */
     private static final MemoryTracker TRACKER = MemoryTracker.root().child("iceberg-native-source");
 
@@ -60,7 +64,11 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private final NativeReadOptions options;
     /** The row type of binary rows, or {@code null} for columnar rows. */
     private final RowType binaryRowType;
+    /** The table's name for the fallback log, or {@code null} when not given. */
+    private String table;
 
+    /** The job's id from the reader's metric group; {@code null} until given one. */
+    private transient String jobId;
     private transient RecordLimiter limiter;
     private transient NativeReaderMetrics metrics;
     private transient BinaryRowBuffers binaryRows;
@@ -121,9 +129,13 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         return new NativeSplitIterator(this, split);
     }
 
-    /** Names the table read, for the reader's tracker (and so the memory cap's message). */
-    NativeReaderFunction named(String table) {
-        this.name = "reader of " + table;
+    /**
+     * Names the table read, for the reader's tracker (and so the memory cap's message) and for
+     * the fallback log.
+     */
+    NativeReaderFunction named(String tableName) {
+        this.name = "reader of " + tableName;
+        this.table = tableName;
         return this;
     }
 
@@ -134,6 +146,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     void registerReader(MetricGroup group, int subtask) {
         tracker = newTracker(name + " (subtask " + subtask + ")");
         metrics = NativeReaderMetrics.register(group, tracker, TRACKER);
+        jobId = group.getAllVariables().get(JOB_ID_VARIABLE);
     }
 
     /**
@@ -157,8 +170,10 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     /** Opens file {@code fileOffset} of {@code split} at record {@code recordOffset}, natively if it can. */
     TaskReader openTask(String splitId, int fileOffset, long recordOffset, FileScanTask task) {
         Map<Integer, ?> constants = PartitionUtil.constantsMap(task, RowDataUtil::convertConstant);
-        String refusal = refusal(task, constants);
-        Throwable cause = null;
+        // Before anything of the task touches native code: without the library every task falls back.
+        Optional<NativeLibraryException> noLibrary = NativeLibrary.unavailable();
+        String refusal = noLibrary.isPresent() ? "the native library cannot be loaded" : refusal(task, constants);
+        Throwable cause = noLibrary.orElse(null);
         if (refusal == null) {
             try {
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
@@ -174,9 +189,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             throw new NativeReadRefusedException("strict native read: " + message, cause);
         }
         metrics.fallbackTask();
-        if (LOGGED.add(refusal)) {
-            LOG.warn("{}; reading such tasks with Iceberg's stock reader (logged once per reason)", message);
-        }
+        // The library's reason is in the key: it names the flag or path to fix, the same for every task.
+        FALLBACKS.warn(jobId, table, noLibrary.isPresent() ? refusal + ": " + cause.getMessage() : refusal,
+                message + "; reading such tasks with Iceberg's stock reader");
         return new FallbackTaskReader(splitId, fileOffset, recordOffset, task, tableSchema, readSchema, nameMapping,
                 caseSensitive, filters, io, encryption, options.batchSize(), limiter);
     }

@@ -2,6 +2,7 @@ package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.memory.NativeArrowStats;
+import dev.isthmus.ffm.NativeLibrary;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
@@ -17,6 +18,7 @@ final class NativeReaderMetrics {
     static final String GROUP = "isthmus";
     /** The subgroup of gauges that count every reader in the JVM, not this one. */
     static final String JVM_GROUP = "jvm";
+    private static final NativeArrowStats NO_STATS = new NativeArrowStats(0, 0, 0, 0, 0, 0);
 
     private final Counter rows;
     private final Counter batches;
@@ -61,7 +63,8 @@ final class NativeReaderMetrics {
      * reader in the JVM ({@code all}), the bytes of every Arrow array the library has exported and
      * Java not yet released, and all the Arrow buffer memory the library holds (those arrays, and
      * what the scans' pools keep for their next batches): the task manager's other subtasks
-     * (and the sink's writers, for the library's) count there too.
+     * (and the sink's writers, for the library's) count there too. The library's two read 0
+     * where it cannot load.
      */
     static NativeReaderMetrics register(MetricGroup parent, MemoryTracker reader, MemoryTracker all) {
         MetricGroup group = parent.addGroup(GROUP);
@@ -69,13 +72,18 @@ final class NativeReaderMetrics {
         group.gauge("liveNativeBytes", (Gauge<Long>) reader::liveBytes);
         MetricGroup jvm = group.addGroup(JVM_GROUP);
         jvm.gauge("liveBatches", (Gauge<Long>) all::liveArrays);
-        jvm.gauge("liveNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().exportedBytesLive());
-        jvm.gauge("allocatedNativeBytes", (Gauge<Long>) () -> NativeArrowStats.read().allocatedBytes());
+        jvm.gauge("liveNativeBytes", (Gauge<Long>) () -> nativeStats().exportedBytesLive());
+        jvm.gauge("allocatedNativeBytes", (Gauge<Long>) () -> nativeStats().allocatedBytes());
         return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"),
                 group.counter("binaryBatches"), group.counter("fetcherTransposedBatches"), group.counter("bytesRead"),
                 group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),
                 group.counter("rowGroupsRead"), group.counter("rowGroupsPruned"),
                 group.counter("rowGroupsPrunedByDictionary"));
+    }
+
+    /** The library's counts, all 0 where it cannot load (every task then falls back: it holds nothing). */
+    private static NativeArrowStats nativeStats() {
+        return NativeLibrary.available() ? NativeArrowStats.read() : NO_STATS;
     }
 
     /**

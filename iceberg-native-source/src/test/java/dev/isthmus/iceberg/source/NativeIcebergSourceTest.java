@@ -430,4 +430,33 @@ class NativeIcebergSourceTest {
     private static Stream<Throwable> causes(Throwable t) {
         return Stream.iterate(t, java.util.Objects::nonNull, Throwable::getCause);
     }
+
+    /**
+     * Each job logs a fallback once for its table, whichever of its subtasks and however many
+     * of its tasks fall back, under the job id Flink gives the reader; a later job on the same
+     * TaskManager logs it again.
+     */
+    @Test
+    void aFallbackIsLoggedOncePerJob() throws Exception {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("avro_jobs", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        for (int file = 0; file < 4; file++) {
+            TestTables.appendAvro(table, SampleTable.records(file * 100L, 100));
+        }
+        List<String> jobs = new ArrayList<>();
+        long fallbacks = NativeSourceCounters.fallbackTasks();
+        for (int run = 0; run < 2; run++) {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("avro_jobs"))
+                    .build();
+            env.fromSource(source, WatermarkStrategy.noWatermarks(), "avro").setParallelism(2)
+                    .sinkTo(new DiscardingSink<>());
+            jobs.add(env.execute("avro " + run).getJobID().toHexString());
+        }
+        assertEquals(2 * 4, NativeSourceCounters.fallbackTasks() - fallbacks, "every task is counted");
+        List<List<String>> logged = NativeReaderFunction.FALLBACKS.keys().stream()
+                .filter(key -> jobs.contains(key.get(0))).toList();
+        assertEquals(List.of(List.of(jobs.get(0), "test.db.avro_jobs", "it is AVRO"),
+                List.of(jobs.get(1), "test.db.avro_jobs", "it is AVRO")), logged);
+    }
 }

@@ -21,6 +21,8 @@ import org.apache.iceberg.Table;
  * @param writeProperties table properties overlaid with the job's write options (codec, level)
  * @param memory the writer subtask's memory tracker, under which a native encoder counts (and
  *     caps) its Arrow batches and buffered pages
+ * @param jobId the id of the job the writer subtask runs in (Flink's {@code JobID#toHexString()}),
+ *     or {@code null} when not known; the native writers log a fallback once per job and table
  */
 public record DataFileContext(
         Table table,
@@ -29,11 +31,12 @@ public record DataFileContext(
         PartitionSpec spec,
         FileFormat format,
         Map<String, String> writeProperties,
-        MemoryTracker memory) {
+        MemoryTracker memory,
+        String jobId) {
 
-    /** A context whose writers count their memory JVM-wide only, uncapped. */
+    /** A context of no known job whose writers count their memory JVM-wide only, uncapped. */
     public DataFileContext(Table table, Schema schema, RowType flinkType, PartitionSpec spec, FileFormat format,
             Map<String, String> writeProperties) {
-        this(table, schema, flinkType, spec, format, writeProperties, NativeDataFiles.sinkMemory());
+        this(table, schema, flinkType, spec, format, writeProperties, NativeDataFiles.sinkMemory(), null);
     }
 }

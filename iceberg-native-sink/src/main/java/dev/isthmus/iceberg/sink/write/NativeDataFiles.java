@@ -1,12 +1,13 @@
 package dev.isthmus.iceberg.sink.write;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.ffm.NativeLibrary;
+import dev.isthmus.ffm.NativeLibraryException;
+import dev.isthmus.iceberg.source.FallbackLog;
 import dev.isthmus.iceberg.sink.parquet.NativeParquet;
 import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -21,12 +22,13 @@ import org.slf4j.LoggerFactory;
  * encoder cannot write is written by Iceberg's Java writers instead ({@link DataFileAppenders#ICEBERG_JAVA}),
  * whole, never file by file: another data file format, a nested column, or input rows whose
  * Flink types differ from the ones the encoder lays the table's columns out with (a TINYINT
- * column written into an Iceberg int, say). Each such fallback is counted and logged once per
- * table and reason; {@link #strict()} makes it fail instead.
+ * column written into an Iceberg int, say), and every table when the native library cannot load
+ * in this JVM. Each such fallback is counted, and logged once per job, table and reason;
+ * {@link #strict()} makes it fail instead.
  */
 public final class NativeDataFiles implements DataFileAppenders {
     private static final Logger LOG = LoggerFactory.getLogger(NativeDataFiles.class);
-    private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
+    private static final FallbackLog LOGGED = new FallbackLog(LOG, 4096);
     private static final AtomicLong FALLBACKS = new AtomicLong();
     /** The Arrow batches the sink's native writers are building, JVM-wide. */
     private static final MemoryTracker BATCHES = MemoryTracker.root().child("isthmus-sink");
@@ -76,16 +78,20 @@ public final class NativeDataFiles implements DataFileAppenders {
 
     @Override
     public FileAppenderFactory<RowData> create(DataFileContext context) {
-        Optional<String> refusal = refusal(context);
+        // Before anything of the table touches native code: without the library every table falls back.
+        Optional<NativeLibraryException> noLibrary = NativeLibrary.unavailable();
+        Optional<String> refusal = noLibrary.isPresent()
+                ? Optional.of("the native library cannot be loaded: " + noLibrary.get().getMessage())
+                : refusal(context);
         if (refusal.isPresent()) {
-            String reason = "table " + context.table().name() + ": " + refusal.get();
+            String table = context.table().name();
+            String reason = "table " + table + ": " + refusal.get();
             if (strict) {
-                throw new UnsupportedOperationException("cannot write data files natively: " + reason);
+                throw new UnsupportedOperationException("cannot write data files natively: " + reason,
+                        noLibrary.orElse(null));
             }
             FALLBACKS.incrementAndGet();
-            if (LOGGED.add(reason)) {
-                LOG.warn("Writing data files with Iceberg's Java writers: {}", reason);
-            }
+            LOGGED.warn(context.jobId(), table, refusal.get(), "Writing data files with Iceberg's Java writers: " + reason);
             return ICEBERG_JAVA.create(context);
         }
         // forTable sets the table's schema, metrics config, FileIO and properties; the write

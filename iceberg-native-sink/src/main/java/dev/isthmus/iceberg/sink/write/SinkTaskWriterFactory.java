@@ -98,6 +98,15 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
 
     @Override
     public void initialize(int taskId, int attemptId) {
+        initialize(null, taskId, attemptId);
+    }
+
+    /**
+     * As {@link #initialize(int, int)}, for a subtask of job {@code jobId} (its
+     * {@code JobID#toHexString()}, or {@code null} when not known): the data-file writers are
+     * told the job, so that each job logs its own fallbacks.
+     */
+    public void initialize(String jobId, int taskId, int attemptId) {
         Table loaded = table.get();
         this.outputFiles = OutputFileFactory.builderFor(loaded, taskId, attemptId)
                 .format(format)
@@ -108,7 +117,7 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
         this.memory = NativeDataFiles.writerMemory("writer of " + loaded.name() + " (subtask " + taskId + ")",
                 maxNativeBytes);
         DataFileContext context = new DataFileContext(loaded, schema, flinkType, spec, format, writeProperties,
-                memory);
+                memory, jobId);
         this.fileWriters = new SinkFileWriters(dataFiles.create(context), format, deleteFiles(loaded), format);
         this.useDv = TableUtil.formatVersion(loaded) > 2;
     }
