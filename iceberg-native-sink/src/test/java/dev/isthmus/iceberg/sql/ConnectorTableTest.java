@@ -17,14 +17,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
@@ -46,11 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ConnectorTableTest {
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(Configuration.fromMap(Map.of("restart-strategy.type", "none")))
-            .build());
+    static final MiniClusterExtension CLUSTER = SqlTests.miniCluster();
 
     /** Stripes of events, committed out of time order: planning order is not time order. */
     private static final int[] STRIPE_COMMIT_ORDER = {3, 0, 4, 1, 5, 2};
@@ -222,22 +214,11 @@ class ConnectorTableTest {
     }
 
     private static void execute(StreamTableEnvironment sql, String statement) {
-        try {
-            sql.executeSql(statement).await();
-        } catch (Exception e) {
-            throw new IllegalStateException(statement, e);
-        }
+        SqlTests.execute(sql, statement);
     }
 
-    /** The rows of a query as text, in the order they came. */
     private static List<String> query(StreamTableEnvironment sql, String select) {
-        List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = sql.executeSql(select).collect()) {
-            it.forEachRemaining(row -> rows.add(row.toString()));
-        } catch (Exception e) {
-            throw new IllegalStateException(select, e);
-        }
-        return rows;
+        return SqlTests.rows(sql, select);
     }
 
     private static List<String> sorted(List<String> rows) {

@@ -15,15 +15,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
@@ -43,11 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NativeCatalogSqlTest {
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(Configuration.fromMap(Map.of("restart-strategy.type", "none")))
-            .build());
+    static final MiniClusterExtension CLUSTER = SqlTests.miniCluster();
 
     private static final int ROWS = 3_000;
 
@@ -110,11 +102,7 @@ class NativeCatalogSqlTest {
     }
 
     private void execute(String statement) {
-        try {
-            sql.executeSql(statement).await();
-        } catch (Exception e) {
-            throw new IllegalStateException(statement, e);
-        }
+        SqlTests.execute(sql, statement);
     }
 
     /** The rows of a query, as sorted text (a multiset compare that shows the difference). */
@@ -123,12 +111,7 @@ class NativeCatalogSqlTest {
     }
 
     private static List<String> query(StreamTableEnvironment tables, String select) {
-        List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = tables.executeSql(select).collect()) {
-            it.forEachRemaining(row -> rows.add(row.toString()));
-        } catch (Exception e) {
-            throw new IllegalStateException(select, e);
-        }
+        List<String> rows = new ArrayList<>(SqlTests.rows(tables, select));
         rows.sort(null);
         return rows;
     }

@@ -46,13 +46,7 @@ public final class DataStreamCopy {
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        NativeIcebergSource read = NativeIcebergSource.forRowData()
-                .tableLoader(TableLoader.fromCatalog(catalogLoader, TableIdentifier.of("db", from)))
-                .strict(true)
-                .build();
-        DataStream<RowData> rows = env.fromSource(read, WatermarkStrategy.noWatermarks(), "events",
-                read.getProducedType());
-        NativeIcebergSink.forRowData(rows)
+        NativeIcebergSink.forRowData(read(env, catalogLoader, from))
                 .tableLoader(TableLoader.fromCatalog(catalogLoader, TableIdentifier.of("db", to)))
                 .dataFileAppenders(NativeDataFiles.strict())
                 .append();
@@ -60,14 +54,9 @@ public final class DataStreamCopy {
 
         StreamExecutionEnvironment check = StreamExecutionEnvironment.getExecutionEnvironment();
         check.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        NativeIcebergSource readBack = NativeIcebergSource.forRowData()
-                .tableLoader(TableLoader.fromCatalog(catalogLoader, TableIdentifier.of("db", to)))
-                .strict(true)
-                .build();
         long count = 0;
         long sum = 0;
-        try (CloseableIterator<RowData> it = check.fromSource(readBack, WatermarkStrategy.noWatermarks(), "copy",
-                readBack.getProducedType()).executeAndCollect("read db." + to)) {
+        try (CloseableIterator<RowData> it = read(check, catalogLoader, to).executeAndCollect("read db." + to)) {
             while (it.hasNext()) {
                 RowData row = it.next();
                 count++;
@@ -75,5 +64,14 @@ public final class DataStreamCopy {
             }
         }
         return new long[] {count, sum};
+    }
+
+    /** The rows of {@code db.<table>}, read natively (strict: nothing falls back). */
+    private static DataStream<RowData> read(StreamExecutionEnvironment env, CatalogLoader catalog, String table) {
+        NativeIcebergSource source = NativeIcebergSource.forRowData()
+                .tableLoader(TableLoader.fromCatalog(catalog, TableIdentifier.of("db", table)))
+                .strict(true)
+                .build();
+        return env.fromSource(source, WatermarkStrategy.noWatermarks(), table, source.getProducedType());
     }
 }
