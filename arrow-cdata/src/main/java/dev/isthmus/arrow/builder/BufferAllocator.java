@@ -59,8 +59,9 @@ public final class BufferAllocator {
 
     @SuppressWarnings("restricted") // the block is ours, exactly `capacity` bytes long
     MemorySegment allocateBlock(long capacity) {
-        // Counted first: a capped tracker refuses before any memory is taken.
-        tracker.allocated(capacity);
+        // Reserved first, so a capped tracker refuses before any memory is taken; counted as
+        // allocated (and in the peak) only once the C allocator has given it.
+        tracker.reserve(capacity);
         MemorySegment block;
         try {
             block = (MemorySegment) ALIGNED_ALLOC.invokeExact(ALIGNMENT, capacity);
@@ -73,6 +74,7 @@ public final class BufferAllocator {
             throw new OutOfMemoryError("cannot allocate " + capacity + " bytes of off-heap memory for Arrow buffers ("
                     + tracker + ")");
         }
+        tracker.confirm(capacity);
         return block.reinterpret(capacity);
     }
 

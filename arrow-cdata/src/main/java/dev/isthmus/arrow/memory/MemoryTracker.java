@@ -86,20 +86,43 @@ public final class MemoryTracker implements AutoCloseable {
      *     cap; nothing is counted then, and the caller must not keep (or must give back) the memory
      */
     public void allocated(long bytes) {
+        reserve(bytes);
+        confirm(bytes);
+    }
+
+    /**
+     * The first half of {@link #allocated}, for memory that is not there yet: counts
+     * {@code bytes} as live (so that the cap sees them), not yet as allocated. Follow it with
+     * {@link #confirm} once the memory exists, or with {@link #freed} if it could not be had; the
+     * allocated total and the peak then never saw it.
+     *
+     * @throws MemoryLimitExceededException as {@link #allocated} does; nothing is counted then
+     */
+    public void reserve(long bytes) {
         for (MemoryTracker t = this; t != null; t = t.parent) {
-            if (t.limit != Long.MAX_VALUE && bytes > 0 && t.liveBytes.get() + bytes > t.limit) {
-                throw new MemoryLimitExceededException(t.path(), t.limit, t.limitSource, bytes, t.liveBytes.get(),
-                        t == this ? null : path());
+            if (t.limit != Long.MAX_VALUE && bytes > 0) {
+                long held = t.liveBytes.get(); // once: the message states the numbers the check compared
+                if (held + bytes > t.limit) {
+                    throw new MemoryLimitExceededException(t.path(), t.limit, t.limitSource, bytes, held,
+                            t == this ? null : path());
+                }
             }
         }
         for (MemoryTracker t = this; t != null; t = t.parent) {
-            long live = t.liveBytes.addAndGet(bytes);
+            t.liveBytes.addAndGet(bytes);
+        }
+    }
+
+    /** Counts {@code bytes} {@link #reserve reserved} earlier as allocated, now that they are. */
+    public void confirm(long bytes) {
+        for (MemoryTracker t = this; t != null; t = t.parent) {
             t.allocatedBytes.addAndGet(bytes);
+            long live = t.liveBytes.get();
             t.peakBytes.accumulateAndGet(live, Math::max);
         }
     }
 
-    /** Records {@code bytes} of this owner's memory given back. */
+    /** Records {@code bytes} of this owner's memory given back (or a reservation not taken up). */
     public void freed(long bytes) {
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveBytes.addAndGet(-bytes);

@@ -76,9 +76,14 @@ class BufferAllocatorTest {
     }
 
     @Test
-    void anImpossibleSizeIsAnOutOfMemoryErrorNamingTheTracker() {
+    void anImpossibleSizeIsAnOutOfMemoryErrorNamingTheTrackerAndCountsNothing() {
+        allocator.allocate(100).free();
+        long rootAllocated = MemoryTracker.root().allocatedBytes();
         OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> allocator.allocate(1L << 62));
         assertTrue(e.getMessage().contains("BufferAllocatorTest"), e.getMessage());
         assertEquals(0, tracker.liveBytes());
+        assertEquals(128, tracker.allocatedBytes(), "memory the C allocator refused was never allocated");
+        assertEquals(128, tracker.peakBytes(), "nor part of the peak");
+        assertTrue(MemoryTracker.root().allocatedBytes() - rootAllocated < 1L << 62, "nor the ancestors' totals");
     }
 }
