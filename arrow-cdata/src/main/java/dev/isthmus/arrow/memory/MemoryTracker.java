@@ -21,11 +21,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * (a release callback may run on a native thread).
  */
 public final class MemoryTracker implements AutoCloseable {
-    private static final MemoryTracker ROOT = new MemoryTracker("isthmus", null, Long.MAX_VALUE, null);
+    /** The cap that is none: {@link #child(String)}'s, and the default of every memory cap option. */
+    public static final long NO_LIMIT = Long.MAX_VALUE;
+
+    private static final MemoryTracker ROOT = new MemoryTracker("isthmus", null, NO_LIMIT, null);
 
     private final String name;
     private final MemoryTracker parent;
-    /** Bytes this tracker may hold live, {@link Long#MAX_VALUE} for no cap. */
+    /** Bytes this tracker may hold live, {@link #NO_LIMIT} for no cap. */
     private final long limit;
     /** Where the cap was set, for the message (an option name). */
     private final String limitSource;
@@ -49,29 +52,36 @@ public final class MemoryTracker implements AutoCloseable {
 
     /** A new tracker under this one, for one owner; close it when the owner is done. */
     public MemoryTracker child(String childName) {
-        return child(childName, Long.MAX_VALUE, null);
+        return child(childName, NO_LIMIT, null);
     }
 
     /**
      * A new tracker under this one whose live bytes may not exceed {@code limitBytes}
-     * ({@link Long#MAX_VALUE}: no cap).
+     * ({@link #NO_LIMIT}: no cap).
      *
-     * @param limitSource what set the cap, named in the exception (an option such as
-     *     {@code isthmus.max-native-bytes}); may be null
+     * @param limitSource what set the cap, named in the exception (the options that set it);
+     *     may be null
      */
     public MemoryTracker child(String childName, long limitBytes, String limitSource) {
-        if (limitBytes <= 0) {
-            throw new IllegalArgumentException("a memory cap must be positive, not " + limitBytes);
-        }
+        requireValidLimit(limitBytes);
         MemoryTracker child = new MemoryTracker(Objects.requireNonNull(childName, "name"), this, limitBytes,
                 limitSource);
         children.add(child);
         return child;
     }
 
-    /** The cap on this tracker's live bytes, {@link Long#MAX_VALUE} for none. */
-    public long limit() {
-        return limit;
+    /**
+     * Checks a memory cap as options take it: positive, {@link #NO_LIMIT} for none.
+     *
+     * @return {@code limitBytes}
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public static long requireValidLimit(long limitBytes) {
+        if (limitBytes <= 0) {
+            throw new IllegalArgumentException("a native memory cap must be positive (NO_LIMIT for none), got "
+                    + limitBytes);
+        }
+        return limitBytes;
     }
 
     /** The owner's path from the root, e.g. {@code isthmus/source-3/reader}. */
@@ -100,7 +110,7 @@ public final class MemoryTracker implements AutoCloseable {
      */
     public void reserve(long bytes) {
         for (MemoryTracker t = this; t != null; t = t.parent) {
-            if (t.limit != Long.MAX_VALUE && bytes > 0) {
+            if (t.limit != NO_LIMIT && bytes > 0) {
                 long held = t.liveBytes.get(); // once: the message states the numbers the check compared
                 if (held + bytes > t.limit) {
                     throw new MemoryLimitExceededException(t.path(), t.limit, t.limitSource, bytes, held,

@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.sink.write.DataFileAppenders;
 import dev.isthmus.iceberg.sink.write.NativeDataFiles;
 import dev.isthmus.iceberg.sink.write.SinkTaskWriterFactory;
@@ -86,7 +87,7 @@ public final class NativeIcebergSink {
         private List<String> equalityFieldColumns;
         private String uidPrefix;
         private DataFileAppenders dataFiles = DEFAULT_DATA_FILES;
-        private long maxNativeBytes = Long.MAX_VALUE;
+        private long maxNativeBytes = MemoryTracker.NO_LIMIT;
 
         private Builder(DataStream<RowData> input) {
             this.input = input;
@@ -193,10 +194,7 @@ public final class NativeIcebergSink {
          * cap. No cap by default: the row group size bounds a writer (docs/memory.md).
          */
         public Builder maxNativeBytes(long bytes) {
-            if (bytes <= 0) {
-                throw new IllegalArgumentException("maxNativeBytes must be positive, got " + bytes);
-            }
-            this.maxNativeBytes = bytes;
+            this.maxNativeBytes = MemoryTracker.requireValidLimit(bytes);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sql;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.source.NativeReadOptions;
 import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import java.util.HashMap;
@@ -42,7 +43,7 @@ import org.apache.flink.table.api.ValidationException;
  * @param rowFormat the row format asked for, or {@code null} for {@code auto}, which the job's
  *     object reuse decides
  * @param maxNativeBytes the cap of each reader's and writer's native memory, or
- *     {@link NativeReadOptions#NO_LIMIT}
+ *     {@link MemoryTracker#NO_LIMIT}
  */
 record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions readOptions, RowFormat rowFormat,
         long maxNativeBytes) {
@@ -89,7 +90,7 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
             throw new ValidationException(String.format(Locale.ROOT, "'%s' must be at least one byte, got '%s' (%s)",
                     MAX_NATIVE_BYTES.key(), config.toMap().get(MAX_NATIVE_BYTES.key()), where));
         }
-        long maxNativeBytes = cap == null ? NativeReadOptions.NO_LIMIT : cap.getBytes();
+        long maxNativeBytes = cap == null ? MemoryTracker.NO_LIMIT : cap.getBytes();
         return new NativeSqlOptions(get(config, NATIVE, where), strict,
                 new NativeReadOptions(batchSize, strict, get(config, LOCAL_READS, where), defaults.rowFormat(),
                         maxNativeBytes),

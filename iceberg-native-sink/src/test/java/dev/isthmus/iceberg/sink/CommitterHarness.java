@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.sink.write.DataFileAppenders;
 import dev.isthmus.iceberg.sink.write.SinkTaskWriterFactory;
 import java.util.ArrayList;
@@ -104,7 +105,7 @@ final class CommitterHarness {
         Table copy = SerializableTable.copyOf(table);
         SinkTaskWriterFactory factory = new SinkTaskWriterFactory(() -> copy, SinkTests.flinkType(SCHEMA),
                 FileFormat.PARQUET, 128 << 20, new HashMap<>(), delta ? List.of(1, 2) : List.of(), false,
-                DataFileAppenders.ICEBERG_JAVA);
+                DataFileAppenders.ICEBERG_JAVA, MemoryTracker.NO_LIMIT);
         factory.initialize(0, writerAttempt++);
         TaskWriter<RowData> writer = factory.create();
         for (RowData row : rows) {

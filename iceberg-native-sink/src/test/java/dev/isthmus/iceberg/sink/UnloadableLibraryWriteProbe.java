@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
 import dev.isthmus.iceberg.sink.write.DataFileAppenders;
 import dev.isthmus.iceberg.sink.write.NativeDataFiles;
@@ -113,6 +114,6 @@ public final class UnloadableLibraryWriteProbe {
 
     private static SinkTaskWriterFactory factory(Table table, DataFileAppenders dataFiles) {
         return new SinkTaskWriterFactory(() -> table, SinkTests.flinkType(SCHEMA), FileFormat.PARQUET, 128L << 20,
-                table.properties(), List.of(), false, dataFiles);
+                table.properties(), List.of(), false, dataFiles, MemoryTracker.NO_LIMIT);
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import java.nio.file.Path;
 import java.util.Map;
@@ -49,7 +50,7 @@ class NativeSqlOptionsTest {
 
     @Test
     void aMemoryCapIsAMemorySizeOfAtLeastOneByte() {
-        assertEquals(Long.MAX_VALUE, NativeSqlOptions.parse(Map.of(), "t").maxNativeBytes(), "no cap by default");
+        assertEquals(MemoryTracker.NO_LIMIT, NativeSqlOptions.parse(Map.of(), "t").maxNativeBytes(), "no cap by default");
         NativeSqlOptions capped = NativeSqlOptions.parse(Map.of("isthmus.max-native-bytes", "256mb"), "t");
         assertEquals(256L << 20, capped.maxNativeBytes());
         assertEquals(256L << 20, capped.readOptions().maxNativeBytes(), "readers get the cap");

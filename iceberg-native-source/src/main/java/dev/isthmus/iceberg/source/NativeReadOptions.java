@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.source;
 
+import dev.isthmus.arrow.memory.MemoryTracker;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -13,14 +14,11 @@ import java.util.Objects;
  *     every file through the table's {@code FileIO}, as non-local files always are
  * @param rowFormat the kind of {@code RowData} natively read tasks emit
  * @param maxNativeBytes the native memory one reader (one subtask) may hold at once, in decoded
- *     batches not yet released ({@link #NO_LIMIT}: no cap); a batch that would take it past the
+ *     batches not yet released ({@link MemoryTracker#NO_LIMIT}: no cap); a batch that would take it past the
  *     cap fails the read with a {@link dev.isthmus.arrow.memory.MemoryLimitExceededException}
  */
 public record NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat,
         long maxNativeBytes) implements Serializable {
-    /** No cap on a reader's native memory: the default, see docs/memory.md. */
-    public static final long NO_LIMIT = Long.MAX_VALUE;
-
     public static final int DEFAULT_BATCH_SIZE = dev.isthmus.iceberg.source.parquet.ScanOptions.DEFAULT_BATCH_SIZE;
 
     /** The rows natively read tasks emit (tasks that fall back emit Iceberg's own in either case). */
@@ -45,18 +43,12 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
             throw new IllegalArgumentException("batchSize must be positive, got " + batchSize);
         }
         Objects.requireNonNull(rowFormat, "rowFormat");
-        if (maxNativeBytes <= 0) {
-            throw new IllegalArgumentException("maxNativeBytes must be positive, got " + maxNativeBytes);
-        }
+        MemoryTracker.requireValidLimit(maxNativeBytes);
     }
 
-    /** Options without a cap on native memory. */
-    public NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat) {
-        this(batchSize, strict, localReads, rowFormat, NO_LIMIT);
-    }
-
+    /** The defaults: no cap on native memory (docs/memory.md). */
     public static NativeReadOptions defaults() {
-        return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true, RowFormat.COLUMNAR);
+        return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true, RowFormat.COLUMNAR, MemoryTracker.NO_LIMIT);
     }
 
     public NativeReadOptions withBatchSize(int rows) {

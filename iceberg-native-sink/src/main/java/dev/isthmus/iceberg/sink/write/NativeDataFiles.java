@@ -67,8 +67,7 @@ public final class NativeDataFiles implements DataFileAppenders {
 
     /** A writer subtask's tracker under {@link #sinkMemory()}, capped at {@code maxNativeBytes}. */
     static MemoryTracker writerMemory(String name, long maxNativeBytes) {
-        return maxNativeBytes == Long.MAX_VALUE ? BATCHES.child(name)
-                : BATCHES.child(name, maxNativeBytes, "maxNativeBytes");
+        return BATCHES.child(name, maxNativeBytes, "maxNativeBytes");
     }
 
     /** Writer subtasks of this JVM that fell back to Iceberg's Java writers. */

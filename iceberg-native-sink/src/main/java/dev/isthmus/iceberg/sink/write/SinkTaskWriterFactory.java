@@ -58,26 +58,15 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
      * @param flinkType the type of the incoming rows, matching the table's schema
      * @param equalityFieldIds the key for delta writes; empty for appends
      * @param upsert whether +I/+U replace the row of the same key (only with equality fields)
-     */
-    public SinkTaskWriterFactory(SerializableSupplier<Table> table, RowType flinkType, FileFormat format,
-            long targetFileSize, Map<String, String> writeProperties, List<Integer> equalityFieldIds, boolean upsert,
-            DataFileAppenders dataFiles) {
-        this(table, flinkType, format, targetFileSize, writeProperties, equalityFieldIds, upsert, dataFiles,
-                Long.MAX_VALUE);
-    }
-
-    /**
      * @param maxNativeBytes the native memory each writer subtask's data files may hold at once
-     *     (Arrow batches being built, row-group pages buffered), {@link Long#MAX_VALUE} for no cap
+     *     (Arrow batches being built, row-group pages buffered), {@link MemoryTracker#NO_LIMIT} for
+     *     no cap
      */
     public SinkTaskWriterFactory(SerializableSupplier<Table> table, RowType flinkType, FileFormat format,
             long targetFileSize, Map<String, String> writeProperties, List<Integer> equalityFieldIds, boolean upsert,
             DataFileAppenders dataFiles, long maxNativeBytes) {
         Table loaded = table.get();
-        if (maxNativeBytes <= 0) {
-            throw new IllegalArgumentException("maxNativeBytes must be positive, got " + maxNativeBytes);
-        }
-        this.maxNativeBytes = maxNativeBytes;
+        this.maxNativeBytes = MemoryTracker.requireValidLimit(maxNativeBytes);
         if (upsert && equalityFieldIds.isEmpty()) {
             throw new IllegalArgumentException("Upsert needs equality fields: the table " + loaded.name()
                     + " has no identifier fields and none were given");
