@@ -177,9 +177,11 @@ class ConnectorTableTest {
                 + " ('connector'='isthmus-iceberg'): SOURCE_WATERMARK() needs the option 'watermark-column'");
 
         declare(sql, "TEMPORARY TABLE capped", "isthmus-iceberg", "events", COLUMNS, ", 'isthmus.max-native-bytes'='1kb'");
-        assertRefused(() -> query(sql, "SELECT * FROM capped"), "would exceed its native memory cap of 1024 bytes");
+        String cap = "would exceed its native memory cap of 1024 bytes (maxNativeBytes, or 'isthmus.max-native-bytes'"
+                + " in SQL)";
+        assertRefused(() -> query(sql, "SELECT * FROM capped"), cap);
         assertRefused(() -> execute(sql, "INSERT INTO capped SELECT * FROM capped /*+ OPTIONS("
-                + "'isthmus.max-native-bytes'='64mb') */"), "would exceed its native memory cap of 1024 bytes");
+                + "'isthmus.max-native-bytes'='64mb') */"), cap);
         assertEquals(STRIPE_COMMIT_ORDER.length, dataFiles("events").size(), "the failed write committed nothing");
 
         execute(sql, "CREATE CATALOG lake WITH (" + catalogOptions("isthmus-iceberg") + ")");

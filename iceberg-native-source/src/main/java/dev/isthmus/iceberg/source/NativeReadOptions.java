@@ -19,6 +19,12 @@ import java.util.Objects;
  */
 public record NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat,
         long maxNativeBytes) implements Serializable {
+    /**
+     * How a memory cap's failure names what set it: the readers' and writers' cap is one option
+     * with a builder name and a SQL name, and the message cannot tell which the job used.
+     */
+    public static final String MAX_NATIVE_BYTES_OPTIONS = "maxNativeBytes, or 'isthmus.max-native-bytes' in SQL";
+
     public static final int DEFAULT_BATCH_SIZE = dev.isthmus.iceberg.source.parquet.ScanOptions.DEFAULT_BATCH_SIZE;
 
     /** The rows natively read tasks emit (tasks that fall back emit Iceberg's own in either case). */

@@ -154,7 +154,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
      * while it holds memory reports a leak. An idle tracker costs a few objects.
      */
     private MemoryTracker newTracker(String trackerName) {
-        return TRACKER.child(trackerName, options.maxNativeBytes(), "maxNativeBytes");
+        return TRACKER.child(trackerName, options.maxNativeBytes(), NativeReadOptions.MAX_NATIVE_BYTES_OPTIONS);
     }
 
     /** This reader's tracker: its batches' native memory, and their count. */

@@ -97,7 +97,8 @@ class NativeReaderMemoryTest {
                 .filter(MemoryLimitExceededException.class::isInstance).map(MemoryLimitExceededException.class::cast)
                 .findFirst().orElseThrow(() -> new AssertionError("not a memory cap failure", e));
         assertTrue(cause.getMessage().contains("reader of " + table.name() + " (subtask 3) would exceed its native "
-                + "memory cap of 1024 bytes (maxNativeBytes): asked for "), cause.getMessage());
+                + "memory cap of 1024 bytes (maxNativeBytes, or 'isthmus.max-native-bytes' in SQL): asked for "),
+                cause.getMessage());
         assertEquals(1024, cause.limit());
         assertEquals(0, capped.tracker().liveBytes(), "the refused batch was released");
 

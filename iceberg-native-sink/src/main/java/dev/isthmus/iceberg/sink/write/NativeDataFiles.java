@@ -6,6 +6,7 @@ import dev.isthmus.ffm.NativeLibraryException;
 import dev.isthmus.iceberg.source.FallbackLog;
 import dev.isthmus.iceberg.sink.parquet.NativeParquet;
 import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
+import dev.isthmus.iceberg.source.NativeReadOptions;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -67,7 +68,7 @@ public final class NativeDataFiles implements DataFileAppenders {
 
     /** A writer subtask's tracker under {@link #sinkMemory()}, capped at {@code maxNativeBytes}. */
     static MemoryTracker writerMemory(String name, long maxNativeBytes) {
-        return BATCHES.child(name, maxNativeBytes, "maxNativeBytes");
+        return BATCHES.child(name, maxNativeBytes, NativeReadOptions.MAX_NATIVE_BYTES_OPTIONS);
     }
 
     /** Writer subtasks of this JVM that fell back to Iceberg's Java writers. */
