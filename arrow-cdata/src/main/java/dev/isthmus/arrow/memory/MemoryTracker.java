@@ -2,7 +2,8 @@ package dev.isthmus.arrow.memory;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,6 +17,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link MemoryLimitExceededException} before anything is counted. The check and the count are
  * not one atomic step, so allocations racing on several threads may overshoot by one allocation
  * each; every owner that uses a cap allocates from one thread at a time.
+ *
+ * <p>An owner closes its tracker when it is done ({@link #close()}); the tracker leaves its
+ * parent's children once it is closed and holds nothing, which may be later than the close: Flink
+ * can release a reader's batches after the reader closed. So a long-lived JVM does not keep a
+ * tracker for every reader, writer and restart it has run.
  *
  * <p>Thread-safe: counts are atomics, updated from whichever thread allocates or releases
  * (a release callback may run on a native thread).
@@ -32,11 +38,13 @@ public final class MemoryTracker implements AutoCloseable {
     private final long limit;
     /** Where the cap was set, for the message (an option name). */
     private final String limitSource;
-    private final ConcurrentLinkedQueue<MemoryTracker> children = new ConcurrentLinkedQueue<>();
+    private final Set<MemoryTracker> children = ConcurrentHashMap.newKeySet();
     private final AtomicLong liveBytes = new AtomicLong();
     private final AtomicLong allocatedBytes = new AtomicLong();
     private final AtomicLong peakBytes = new AtomicLong();
     private final AtomicLong liveArrays = new AtomicLong();
+    /** Set by {@link #close()}: the tracker detaches from its parent as soon as it holds nothing. */
+    private volatile boolean closed;
 
     private MemoryTracker(String name, MemoryTracker parent, long limit, String limitSource) {
         this.name = name;
@@ -136,6 +144,7 @@ public final class MemoryTracker implements AutoCloseable {
     public void freed(long bytes) {
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveBytes.addAndGet(-bytes);
+            t.detachIfDrained();
         }
     }
 
@@ -150,6 +159,7 @@ public final class MemoryTracker implements AutoCloseable {
     public void arrayClosed() {
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveArrays.decrementAndGet();
+            t.detachIfDrained();
         }
     }
 
@@ -169,24 +179,38 @@ public final class MemoryTracker implements AutoCloseable {
         return liveArrays.get();
     }
 
+    /** The trackers under this one that are open or still hold something. */
     public List<MemoryTracker> children() {
         return List.copyOf(children);
     }
 
     /**
-     * Detaches this tracker from its parent. The owner must have given everything back first;
-     * anything still live is a leak and is reported as one.
-     *
-     * @throws IllegalStateException if memory or arrays are still live
+     * Says the owner is done: the tracker leaves its parent now if it holds nothing, or else when
+     * the last of its memory and arrays is given back (by whichever thread gives it back). Counts
+     * keep propagating to the ancestors either way. Closing twice does nothing more.
      */
     @Override
     public void close() {
         if (parent == null) {
             throw new UnsupportedOperationException("the root tracker cannot be closed");
         }
-        parent.children.remove(this);
-        if (liveBytes() != 0 || liveArrays() != 0) {
-            throw new IllegalStateException(this + " closed while still holding memory");
+        closed = true;
+        detachIfDrained();
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Both sides check after their own write (the release after its count, the close after
+     * {@code closed}), all on volatiles, so at least one of them sees the tracker closed and
+     * drained; removing twice is harmless.
+     */
+    private void detachIfDrained() {
+        if (closed && liveBytes.get() == 0 && liveArrays.get() == 0) {
+            parent.children.remove(this);
         }
     }
 

@@ -30,7 +30,7 @@ final class WriterMetrics {
     private final Counter flushes;
     private volatile long lastFlushMillis;
 
-    /** @param memory the subtask's writers' tracker, or {@code null} if they write no native files */
+    /** @param memory the subtask's writers' tracker */
     WriterMetrics(MetricGroup operatorGroup, String table, MemoryTracker memory) {
         MetricGroup group = operatorGroup.addGroup(GROUP).addGroup("table", table);
         this.rows = group.counter("rows");
@@ -40,7 +40,7 @@ final class WriterMetrics {
         this.deleteBytes = group.counter("deleteBytes");
         this.flushes = group.counter("flushes");
         group.gauge("lastFlushDurationMs", () -> lastFlushMillis);
-        group.gauge("liveNativeBytes", () -> memory == null ? 0L : memory.liveBytes());
+        group.gauge("liveNativeBytes", () -> memory.liveBytes());
         MetricGroup jvm = group.addGroup(JVM_GROUP);
         jvm.gauge("encodeTimeMs", () -> NativeParquetWriter.encodeNanos() / 1_000_000);
         jvm.gauge("liveNativeBytes", NativeDataFiles::liveNativeBytes);

@@ -84,7 +84,11 @@ public final class WriterOperator extends AbstractStreamOperator<FlushedFiles>
                 writer = null;
             }
         } finally {
-            super.close();
+            try {
+                writers.closeMemory();
+            } finally {
+                super.close();
+            }
         }
     }
 

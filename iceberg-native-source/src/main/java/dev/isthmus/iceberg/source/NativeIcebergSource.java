@@ -46,7 +46,8 @@ import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
  * native reader's Flink metrics. Planning, split assignment, streaming discovery of snapshots
  * and checkpoints are Iceberg's: every method but {@link #createReader} delegates to the
  * {@code IcebergSource}, and that one hands the reader's metric group to the native reader
- * function first (Iceberg's {@code ReaderFunction} is never given one).
+ * function first (Iceberg's {@code ReaderFunction} is never given one), and tells the function
+ * when the reader closes.
  *
  * <p>The builder's options are {@code IcebergSource.Builder}'s, with the same meaning (they are
  * passed on to it, and the reader function is given what Iceberg's would be given: projection,
@@ -86,7 +87,7 @@ public final class NativeIcebergSource
     @Override
     public SourceReader<RowData, IcebergSourceSplit> createReader(SourceReaderContext context) throws Exception {
         function.registerReader(context.metricGroup(), context.getIndexOfSubtask());
-        return source.createReader(context);
+        return new ClosingSourceReader<>(source.createReader(context), function::readerClosed);
     }
 
     @Override

@@ -150,11 +150,24 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     }
 
     /**
-     * Never closed: Flink may recycle a batch after the reader is closed, and a tracker closed
-     * while it holds memory reports a leak. An idle tracker costs a few objects.
+     * Closed by {@link #readerClosed()}; it leaves {@link #TRACKER} once Flink has recycled the
+     * last of its batches, which may be after the reader closed. A function used without
+     * {@link NativeIcebergSource} is never told its reader closed, so its tracker stays.
      */
     private MemoryTracker newTracker(String trackerName) {
         return TRACKER.child(trackerName, options.maxNativeBytes(), NativeReadOptions.MAX_NATIVE_BYTES_OPTIONS);
+    }
+
+    /** The reader closed: no new batches; its tracker goes once those still held are released. */
+    void readerClosed() {
+        if (tracker != null) {
+            tracker.close();
+        }
+    }
+
+    /** The JVM-wide tracker every reader's is a child of. */
+    static MemoryTracker sourceMemory() {
+        return TRACKER;
     }
 
     /** This reader's tracker: its batches' native memory, and their count. */

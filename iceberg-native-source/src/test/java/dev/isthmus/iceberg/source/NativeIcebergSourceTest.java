@@ -313,6 +313,7 @@ class NativeIcebergSourceTest {
                 Map.of("write.parquet.row-group-size-bytes", "8192"));
         TestTables.append(table, SampleTable.records(0, 5_000));
         TestTables.append(table, SampleTable.records(5_000, 3_000));
+        int readerTrackers = NativeReaderFunction.sourceMemory().children().size();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("metered"))
                 .filters(List.of(Expressions.lessThan("id", 6_000))).batchSize(1_000).rowFormat(format).strict(true)
@@ -340,6 +341,8 @@ class NativeIcebergSourceTest {
         }
         assertFalse(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.allocatedNativeBytes")),
                 "the library's total is JVM-wide, so only under jvm");
+        assertEquals(readerTrackers, NativeReaderFunction.sourceMemory().children().size(),
+                "the closed readers' trackers left the source's");
     }
 
     private static long sum(Map<String, Metric> metrics, String name) {

@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -83,6 +84,30 @@ class NativeReaderMemoryTest {
         }
         assertEquals(0, gauge(holding, "isthmus", "liveBatches"));
         assertEquals(0, gauge(holding, "isthmus", "liveNativeBytes"));
+    }
+
+    @Test
+    void aClosedReadersTrackerLeavesTheSourcesOnceFlinkReleasesItsLastBatch() throws Exception {
+        Table table = table();
+        int before = NativeReaderFunction.sourceMemory().children().size();
+        NativeReaderFunction reader = function(table, NativeReadOptions.defaults());
+        reader.registerReader(new MetricListener().getMetricGroup(), 0);
+        assertEquals(before + 1, NativeReaderFunction.sourceMemory().children().size());
+        try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches = reader.apply(split(table))) {
+            RecordsWithSplitIds<RecordAndPosition<RowData>> held = batches.next();
+            reader.readerClosed();
+            assertTrue(NativeReaderFunction.sourceMemory().children().contains(reader.tracker()),
+                    "Flink still holds a batch of the closed reader: its tracker stays");
+            assertEquals(1, reader.tracker().liveArrays());
+            held.recycle();
+        }
+        assertFalse(NativeReaderFunction.sourceMemory().children().contains(reader.tracker()));
+        assertEquals(before, NativeReaderFunction.sourceMemory().children().size(), "no tracker left behind");
+
+        NativeReaderFunction idle = function(table, NativeReadOptions.defaults());
+        idle.registerReader(new MetricListener().getMetricGroup(), 1);
+        idle.readerClosed();
+        assertEquals(before, NativeReaderFunction.sourceMemory().children().size(), "an idle reader leaves at once");
     }
 
     @Test

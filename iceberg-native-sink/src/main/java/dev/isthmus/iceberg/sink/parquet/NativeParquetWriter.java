@@ -529,7 +529,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             try {
                 scratch.close();
             } finally {
-                tracker.close(); // reports a leak if anything is still live
+                tracker.close(); // the writer's own tracker: it leaves its parent once drained
             }
         }
     }

@@ -101,8 +101,8 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
                 .format(format)
                 .defaultSpec(spec)
                 .build();
-        // Never closed: an idle tracker costs a few objects, and one closed while a failed
-        // writer's memory is still being given back would report a leak that is none.
+        // Closed by closeMemory() when the operator closes; it leaves the sink's tracker once
+        // the last of its memory is given back.
         this.memory = NativeDataFiles.writerMemory("writer of " + loaded.name() + " (subtask " + taskId + ")",
                 maxNativeBytes);
         DataFileContext context = new DataFileContext(loaded, schema, flinkType, spec, format, writeProperties,
@@ -114,6 +114,16 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
     /** The subtask's native memory, once {@link #initialize} has run. */
     public MemoryTracker memory() {
         return memory;
+    }
+
+    /**
+     * The subtask is done writing (its writers completed or aborted): closes its tracker, which
+     * leaves the JVM-wide one once it holds nothing, so restarts and finished jobs leave none behind.
+     */
+    public void closeMemory() {
+        if (memory != null) {
+            memory.close();
+        }
     }
 
     @SuppressWarnings("deprecation") // FlinkAppenderFactory: the public entry to Iceberg's Flink delete writers
