@@ -28,7 +28,9 @@ import java.util.List;
  *       reference; the last reference closes the arena and frees the buffers. Releases may come
  *       from any thread, in any order of parent and moved-out children.</li>
  *   <li>An array export counts one array in the batch's {@link MemoryTracker} from export to last
- *       release, and the arena's bytes as memory; the buffers were counted when allocated.</li>
+ *       release, and the arena's bytes as memory; the buffers were counted when allocated. A
+ *       capped tracker may refuse the arena's bytes: the export then fails whole, before the
+ *       buffers are handed over, and leaves nothing counted or registered.</li>
  * </ul>
  *
  * The caller passes the filled structs to a consumer that moves them, or releases them itself
@@ -62,10 +64,12 @@ public final class ArrowExporter {
         ExportArena arena = new ExportArena(array.tracker(), true);
         try {
             fillArray(array, out, arena);
+            arena.account();
         } catch (RuntimeException | Error e) {
-            arena.abandon();
+            abandon(arena, out, ExportKind.ARRAY);
             throw e;
         }
+        // Cannot fail now: fillArray read the buffers, so the array is still the caller's to hand over.
         arena.publish(array.handOver());
     }
 
@@ -75,11 +79,22 @@ public final class ArrowExporter {
         ExportArena arena = new ExportArena(tracker, false);
         try {
             fillSchema(field, out, arena);
+            arena.account();
         } catch (RuntimeException | Error e) {
-            arena.abandon();
+            abandon(arena, out, ExportKind.SCHEMA);
             throw e;
         }
         arena.publish(List.of());
+    }
+
+    /**
+     * Takes back an export that failed: its structs leave the registry, and the caller's struct,
+     * which a refused {@link ExportArena#account} finds filled, is emptied again (its release set
+     * to NULL, as it was), so that nobody releases what was never handed out.
+     */
+    private static void abandon(ExportArena arena, MemorySegment out, ExportKind kind) {
+        arena.abandon();
+        kind.release(out, MemorySegment.NULL);
     }
 
     /** Releases that failed inside the release callback (logged; should stay 0). */

@@ -66,19 +66,31 @@ final class ExportArena {
     }
 
     /**
-     * Makes the export live: the buffers are now freed at the last release, and the memory (and, for
-     * an array, the array) is counted as Java's until the last release.
+     * Counts the arena's memory (and, for an array, the array) as Java's until the last release:
+     * the one step of an export a capped tracker may refuse, so it runs before the batch's buffers
+     * are handed over, while a refusal can still {@link #abandon} the export whole. The arena's
+     * bytes are few, but they are native memory and the cap counts all of it.
+     *
+     * @throws dev.isthmus.arrow.memory.MemoryLimitExceededException if that passes a cap; nothing
+     *     is counted then
      */
-    void publish(List<NativeBuffer> takenBuffers) {
-        registered.clear();
+    void account() {
         tracker.allocated(arenaBytes);
         if (array) {
             tracker.arrayOpened();
         }
+    }
+
+    /** Makes the accounted export live: the buffers are now freed at the last release. */
+    void publish(List<NativeBuffer> takenBuffers) {
+        registered.clear();
         buffers = takenBuffers;
     }
 
-    /** Undoes an export that failed before {@link #publish}: nothing was counted or handed out. */
+    /**
+     * Undoes an export that failed before {@link #account} returned: nothing was counted or handed
+     * out, so forgetting its structs (and the arena, to the garbage collector) is all there is.
+     */
     void abandon() {
         for (long id : registered) {
             ExportRegistry.remove(id);

@@ -12,6 +12,8 @@ import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.builder.FinishedArray;
 import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.memory.LeakCheck;
+import dev.isthmus.arrow.memory.MemoryLimitExceededException;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.ArrowType;
@@ -298,5 +300,68 @@ class ArrowExporterTest {
         assertEquals(3, ArrowArray.length(array));
         release(array);
         assertEquals(0, tracker.liveBytes());
+    }
+
+    @Test
+    void anArrayExportPastTheCapFailsWholeAndLeavesNothingCountedOrRegistered() {
+        long batchBytes;
+        long exportedBytes;
+        MemorySegment probe = ArrowArray.allocate(arena);
+        try (FinishedArray batch = batch()) {
+            batchBytes = tracker.liveBytes();
+            ArrowExporter.exportArray(batch, probe);
+            exportedBytes = tracker.liveBytes();
+        }
+        release(probe);
+        assertTrue(exportedBytes > batchBytes, "the export's structs count too");
+
+        // Room for the batch's buffers, one byte short of its export's structs.
+        try (MemoryTracker capped = tracker.child("capped", exportedBytes - 1, "test.cap")) {
+            try (RowDataAppender appender = new RowDataAppender(TYPE, new BufferAllocator(capped));
+                    FinishedArray batch = finish(appender)) {
+                assertEquals(batchBytes, capped.liveBytes());
+                MemorySegment array = ArrowArray.allocate(arena);
+                MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
+                        () -> ArrowExporter.exportArray(batch, array));
+                assertEquals(exportedBytes - batchBytes, e.requested());
+                assertEquals(MemorySegment.NULL, ArrowArray.release(array), "the caller's struct holds nothing");
+                assertEquals(0, ArrowExporter.liveStructs(), "no struct of the failed export is registered");
+                assertEquals(0, capped.liveArrays(), "nor counted as an array");
+                assertFalse(batch.buffers().isEmpty(), "the batch is still the caller's, to close");
+            }
+            assertEquals(0, capped.liveBytes(), "closing the batch gave back everything");
+            assertEquals(0, capped.liveArrays());
+        }
+        LeakCheck.assertNoLeaks();
+    }
+
+    @Test
+    void aSchemaExportPastTheCapFailsWholeAndLeavesNothingCountedOrRegistered() {
+        ArrowField field;
+        try (FinishedArray batch = batch()) {
+            field = batch.field();
+        }
+        MemorySegment probe = ArrowSchema.allocate(arena);
+        ArrowExporter.exportSchema(field, probe, tracker);
+        long schemaBytes = tracker.liveBytes();
+        ArrowSchema.release.invoke(ArrowSchema.release(probe), probe);
+        assertEquals(0, tracker.liveBytes());
+
+        try (MemoryTracker capped = tracker.child("capped", schemaBytes - 1, "test.cap")) {
+            MemorySegment schema = ArrowSchema.allocate(arena);
+            MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
+                    () -> ArrowExporter.exportSchema(field, schema, capped));
+            assertEquals(schemaBytes, e.requested());
+            assertEquals(MemorySegment.NULL, ArrowSchema.release(schema), "the caller's struct holds nothing");
+            assertEquals(0, ArrowExporter.liveStructs(), "no struct of the failed export is registered");
+            assertEquals(0, capped.liveBytes());
+            assertEquals(0, capped.liveArrays());
+        }
+        LeakCheck.assertNoLeaks();
+    }
+
+    private static FinishedArray finish(RowDataAppender appender) {
+        ROWS.forEach(appender::append);
+        return appender.finish();
     }
 }
