@@ -111,6 +111,36 @@ class NativeReaderMemoryTest {
     }
 
     @Test
+    void aCapReachedWhileBatchesAreHeldLeavesNothingOnceTheyAreReleased() throws Exception {
+        Table table = table();
+        IcebergSourceSplit split = split(table);
+        long firstBatch;
+        NativeReaderFunction probe = function(table, NativeReadOptions.defaults());
+        try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches = probe.apply(split)) {
+            RecordsWithSplitIds<RecordAndPosition<RowData>> held = batches.next();
+            firstBatch = probe.tracker().liveBytes();
+            held.recycle();
+        }
+
+        // Room for the first batch, not for a second one beside it.
+        NativeReaderFunction capped = function(table, NativeReadOptions.defaults().withMaxNativeBytes(firstBatch + 1));
+        capped.registerReader(new MetricListener().getMetricGroup(), 2);
+        try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches = capped.apply(split)) {
+            RecordsWithSplitIds<RecordAndPosition<RowData>> held = batches.next();
+            assertEquals(1, capped.tracker().liveArrays(), "Flink holds the first batch");
+            Exception e = assertThrows(RuntimeException.class, batches::next);
+            assertTrue(Stream.<Throwable>iterate(e, t -> t != null, Throwable::getCause)
+                    .anyMatch(MemoryLimitExceededException.class::isInstance), "the second batch passed the cap");
+            assertEquals(1, capped.tracker().liveArrays(), "the refused batch was released, the held one not");
+            assertEquals(firstBatch, capped.tracker().liveBytes());
+            held.recycle();
+        }
+        capped.readerClosed();
+        assertEquals(0, capped.tracker().liveArrays());
+        assertEquals(0, capped.tracker().liveBytes());
+    }
+
+    @Test
     void aReadPastItsCapFailsNamingTheCapAndLeaksNothing() throws Exception {
         Table table = table();
         IcebergSourceSplit split = split(table);

@@ -159,10 +159,15 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             int s = state.get(ValueLayout.JAVA_INT, 0);
             if (s == isthmus_h.ISTHMUS_SCAN_STATE_BATCH()) {
                 // Move the filled struct into the import, which then owns and releases it.
-                return new ArrowColumnarBatch(batchArenas.receive(tracker, schema, target -> {
-                    MemorySegment.copy(produced, 0, target, 0, ArrowArray.sizeof());
-                    ArrowArray.release(produced, MemorySegment.NULL);
-                }));
+                try {
+                    return new ArrowColumnarBatch(batchArenas.receive(tracker, schema, target -> {
+                        MemorySegment.copy(produced, 0, target, 0, ArrowArray.sizeof());
+                        ArrowArray.release(produced, MemorySegment.NULL);
+                    }));
+                } catch (RuntimeException | Error e) {
+                    releaseProduced();
+                    throw e;
+                }
             }
             if (s == isthmus_h.ISTHMUS_SCAN_STATE_END()) {
                 ended = true;
@@ -172,6 +177,18 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
                 throw new IllegalStateException("isthmus_scan_next reported unknown state " + s);
             }
             fillRanges(scan);
+        }
+    }
+
+    /**
+     * Releases a batch the import refused before moving it out of {@link #produced} (a capped
+     * tracker refuses the import's own structs before it takes the batch); once moved, the
+     * struct's release is NULL and this does nothing.
+     */
+    private void releaseProduced() {
+        MemorySegment release = ArrowArray.release(produced);
+        if (!release.equals(MemorySegment.NULL)) {
+            ArrowArray.release.invoke(release, produced);
         }
     }
 
