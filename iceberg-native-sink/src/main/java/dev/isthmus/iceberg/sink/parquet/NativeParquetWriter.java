@@ -21,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -73,9 +72,6 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     /** Time spent handing batches to the library (export, encoding, output) by every writer in this JVM. */
     private static final LongAdder ENCODE_NANOS = new LongAdder();
 
-    /** Bytes the library holds for the open row groups of every open writer in this JVM. */
-    private static final AtomicLong BUFFERED = new AtomicLong();
-
     /** Bytes copied from native output to the stream per write, so a row group needs no heap array of its size. */
     private static final int COPY_CHUNK = 1 << 20;
     /** The library's option that lets a path writer replace an existing file. */
@@ -102,7 +98,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private final MemorySegment outLength = scratch.allocate(ValueLayout.JAVA_LONG);
     private final MemorySegment sizeWritten = scratch.allocate(ValueLayout.JAVA_LONG);
     private final MemorySegment sizeEstimated = scratch.allocate(ValueLayout.JAVA_LONG);
-    /** This writer's share of {@link #BUFFERED}. */
+    /** Bytes the library holds for this writer's open row group, as counted in {@link #tracker}. */
     private long buffered;
     /** Allocated with the first output: a writer of a local path never needs it. */
     private byte[] copyBuffer;
@@ -485,15 +481,6 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     }
 
     /**
-     * Bytes the native library holds for the open row groups (pages not yet written out) of all
-     * open native writers in this JVM, for memory metrics; the Arrow batches being built are
-     * counted by the writers' {@link MemoryTracker}s.
-     */
-    public static long bufferedBytes() {
-        return BUFFERED.get();
-    }
-
-    /**
      * Nanoseconds the native writers of this JVM have spent encoding: moving each batch into
      * the library and writing out what it finished, timed per batch rather than per row.
      */
@@ -502,9 +489,9 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     }
 
     /**
-     * Updates this writer's share of {@link #bufferedBytes()} after a batch went into the library,
-     * and counts it in the writer's tracker, so that a capped tracker fails the writer whose open
-     * row group grows past the cap (the library has the memory by then; the failure frees it).
+     * Counts the library's buffered pages in the writer's tracker after a batch went into the
+     * library, so that a capped tracker fails the writer whose open row group grows past the cap
+     * (the library has the memory by then; the failure frees it).
      */
     private void noteBuffered() {
         check(isthmus_h.isthmus_writer_size(writer, sizeWritten, sizeEstimated, error));
@@ -514,12 +501,10 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         } else {
             tracker.freed(buffered - now);
         }
-        BUFFERED.addAndGet(now - buffered);
         buffered = now;
     }
 
     private void release() {
-        BUFFERED.addAndGet(-buffered);
         tracker.freed(buffered);
         buffered = 0;
         isthmus_h.isthmus_writer_free(writer);

@@ -511,27 +511,28 @@ class NativeParquetWriterBehaviourTest {
     }
 
     @Test
-    void bufferedBytesCountTheOpenRowGroupUntilTheWriterCloses() throws IOException {
+    void theOpenRowGroupCountsInTheWritersTrackerUntilTheWriterClosesOrAborts() throws IOException {
         List<RowData> rows = bids(30_000, 5);
-        long before = NativeParquetWriter.bufferedBytes();
-        NativeParquetWriter writer = NativeParquet.write(Files.localOutput(dir.resolve("buffered.parquet").toFile()))
-                .schema(BIDS).build();
-        try (writer) {
-            for (RowData row : rows) {
-                writer.add(row);
+        try (MemoryTracker owner = MemoryTracker.root().child("buffered")) {
+            NativeParquetWriter writer = NativeParquet.write(Files.localOutput(dir.resolve("buffered.parquet")
+                    .toFile())).schema(BIDS).memoryTracker(owner).build();
+            try (writer) {
+                for (RowData row : rows) {
+                    writer.add(row);
+                }
+                // Three full batches went in; the default 128 MB row group is still open.
+                assertTrue(owner.liveBytes() > 0, "pages held for the open row group");
             }
-            // Three full batches went in; the default 128 MB row group is still open.
-            assertTrue(NativeParquetWriter.bufferedBytes() > before, "pages held for the open row group");
-        }
-        assertEquals(before, NativeParquetWriter.bufferedBytes(), "given back when the writer closed");
+            assertEquals(0, owner.liveBytes(), "given back when the writer closed");
 
-        NativeParquetWriter failing = NativeParquet.write(Files.localOutput(dir.resolve("failing.parquet").toFile()))
-                .schema(BIDS).batchSize(1_000).build();
-        for (int i = 0; i < 2_000; i++) {
-            failing.add(rows.get(i));
+            NativeParquetWriter failing = NativeParquet.write(Files.localOutput(dir.resolve("failing.parquet")
+                    .toFile())).schema(BIDS).batchSize(1_000).memoryTracker(owner).build();
+            for (int i = 0; i < 2_000; i++) {
+                failing.add(rows.get(i));
+            }
+            assertTrue(owner.liveBytes() > 0);
+            failing.abort();
+            assertEquals(0, owner.liveBytes(), "given back when the writer was aborted");
         }
-        assertTrue(NativeParquetWriter.bufferedBytes() > before);
-        failing.abort();
-        assertEquals(before, NativeParquetWriter.bufferedBytes(), "given back when the writer was aborted");
     }
 }

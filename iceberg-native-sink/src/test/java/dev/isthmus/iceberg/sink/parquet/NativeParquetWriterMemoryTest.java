@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.builder.BufferAllocator;
+import dev.isthmus.arrow.builder.FinishedArray;
+import dev.isthmus.arrow.builder.RowDataAppender;
 import dev.isthmus.arrow.memory.MemoryLimitExceededException;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
@@ -38,20 +42,62 @@ class NativeParquetWriterMemoryTest {
         return GenericRowData.of(i, StringData.fromString("name-" + i));
     }
 
+    /** {@code ROWS} rows as one Arrow batch of the writer's layout, counted in {@code owner}. */
+    private static FinishedArray batch(MemoryTracker owner) {
+        try (RowDataAppender appender = new RowDataAppender(NativeParquetWriter.flinkType(SCHEMA),
+                new BufferAllocator(owner))) {
+            for (long i = 0; i < ROWS; i++) {
+                appender.append(row(i));
+            }
+            return appender.finish();
+        }
+    }
+
     @Test
     void theBatchAndTheBufferedPagesCountInTheWritersOwnTracker() throws Exception {
+        Path file = dir.resolve("a.parquet");
         try (MemoryTracker writing = MemoryTracker.root().child("writing");
+                MemoryTracker building = MemoryTracker.root().child("building");
                 MemoryTracker idle = MemoryTracker.root().child("idle")) {
-            try (NativeParquetWriter writer = writer(dir.resolve("a.parquet"), writing)) {
-                for (long i = 0; i < ROWS; i++) {
+            long pages;
+            try (NativeParquetWriter writer = writer(file, writing)) {
+                // A batch built elsewhere and moved in leaves only its encoded pages in the library.
+                writer.write(batch(building));
+                assertEquals(0, building.liveBytes(), "the batch went into the library and was released");
+                pages = writing.liveBytes();
+                assertTrue(pages > 0, "the open row group's pages count in the writer's tracker");
+
+                for (long i = 0; i < 1_000; i++) {
                     writer.add(row(i));
                 }
-                assertTrue(writing.liveBytes() > NativeParquetWriter.bufferedBytes() / 2,
-                        "the open row group's pages and the batch: " + writing);
-                assertTrue(NativeParquetWriter.bufferedBytes() > 0, "pages are buffered in the library");
+                assertTrue(writing.liveBytes() - pages >= 1_000 * 8, "and so does the batch being built: "
+                        + writing);
                 assertEquals(0, idle.liveBytes(), "a writer that wrote nothing holds nothing");
             }
-            assertEquals(0, writing.liveBytes());
+            assertEquals(0, writing.liveBytes(), "the row group was written out and the writer's memory freed");
+        }
+    }
+
+    @Test
+    void aWriterWhoseBufferedPagesPassItsCapFailsAfterTheBatchWentIn() throws Exception {
+        Path file = dir.resolve("pages.parquet");
+        try (MemoryTracker building = MemoryTracker.root().child("building");
+                MemoryTracker capped = MemoryTracker.root().child("writer of db.t (subtask 1)", 16 * 1024,
+                        "test.cap")) {
+            // The batch counts in its builder's tracker: the writer's cap sees only the pages.
+            FinishedArray batch = batch(building);
+            NativeParquetWriter writer = writer(file, capped);
+            MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
+                    () -> writer.write(batch));
+            assertTrue(Arrays.stream(e.getStackTrace()).anyMatch(f -> f.getMethodName().equals("noteBuffered")),
+                    "refused when the pages were counted, not on an allocation");
+            assertTrue(e.requested() > 16 * 1024, "the row group's pages: " + e.getMessage());
+            assertEquals(0, capped.liveBytes(), "the failed writer gave everything back");
+            assertEquals(0, building.liveBytes(), "the batch was taken and released");
+            assertEquals(0, building.liveArrays());
+            assertThrows(IllegalStateException.class, () -> writer.add(row(0)), "the writer failed for good");
+            writer.close();
+            assertFalse(java.nio.file.Files.exists(file), "no partial file");
         }
     }
 
