@@ -33,10 +33,4 @@ public record DataFileContext(
         Map<String, String> writeProperties,
         MemoryTracker memory,
         String jobId) {
-
-    /** A context of no known job whose writers count their memory JVM-wide only, uncapped. */
-    public DataFileContext(Table table, Schema schema, RowType flinkType, PartitionSpec spec, FileFormat format,
-            Map<String, String> writeProperties) {
-        this(table, schema, flinkType, spec, format, writeProperties, NativeDataFiles.sinkMemory(), null);
-    }
 }

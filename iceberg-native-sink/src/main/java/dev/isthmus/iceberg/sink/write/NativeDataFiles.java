@@ -31,7 +31,10 @@ public final class NativeDataFiles implements DataFileAppenders {
     private static final Logger LOG = LoggerFactory.getLogger(NativeDataFiles.class);
     private static final FallbackLog LOGGED = new FallbackLog(LOG, 4096);
     private static final AtomicLong FALLBACKS = new AtomicLong();
-    /** The Arrow batches the sink's native writers are building, JVM-wide. */
+    /**
+     * The native memory of the sink's writers, JVM-wide: the Arrow batches being built and the
+     * library's buffered row-group pages, each writer subtask's in a child.
+     */
     private static final MemoryTracker BATCHES = MemoryTracker.root().child("isthmus-sink");
 
     private static final NativeDataFiles LENIENT = new NativeDataFiles(false);
@@ -61,12 +64,7 @@ public final class NativeDataFiles implements DataFileAppenders {
         return BATCHES.liveBytes();
     }
 
-    /** The JVM-wide tracker of the sink's native writers. */
-    static MemoryTracker sinkMemory() {
-        return BATCHES;
-    }
-
-    /** A writer subtask's tracker under {@link #sinkMemory()}, capped at {@code maxNativeBytes}. */
+    /** A writer subtask's tracker under the sink's JVM-wide one, capped at {@code maxNativeBytes}. */
     static MemoryTracker writerMemory(String name, long maxNativeBytes) {
         return BATCHES.child(name, maxNativeBytes, NativeReadOptions.MAX_NATIVE_BYTES_OPTIONS);
     }
