@@ -59,12 +59,13 @@ final class NativeReaderMetrics {
      * Registers the metrics under {@code parent}. {@code liveBatches} and {@code liveNativeBytes}
      * are this reader's ({@code reader}): its decoded Arrow batches not yet released (columnar rows
      * hold theirs until Flink recycles them; binary rows release theirs once transposed) and the
-     * bytes of their buffers. The subgroup {@value #JVM_GROUP} holds the same for every native
-     * reader in the JVM ({@code all}), the bytes of every Arrow array the library has exported and
-     * Java not yet released, and all the Arrow buffer memory the library holds (those arrays, and
-     * what the scans' pools keep for their next batches): the task manager's other subtasks
-     * (and the sink's writers, for the library's) count there too. The library's two read 0
-     * where it cannot load.
+     * bytes of their buffers. The subgroup {@value #JVM_GROUP} holds the batch count for every
+     * native reader in the JVM ({@code all}), the library's count of the buffer bytes of the
+     * arrays it exported and Java has not released (by the buffers' full lengths, so close to but
+     * not the sum of the readers' {@code liveNativeBytes}; the sink's batches, exported by Java,
+     * are not among them), and all the Arrow buffer memory the library holds (those arrays, and
+     * what the scans' pools keep for their next batches). The library's two read 0 where it
+     * cannot load.
      */
     static NativeReaderMetrics register(MetricGroup parent, MemoryTracker reader, MemoryTracker all) {
         MetricGroup group = parent.addGroup(GROUP);
