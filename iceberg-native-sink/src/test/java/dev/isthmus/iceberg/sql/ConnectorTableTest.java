@@ -103,6 +103,29 @@ class ConnectorTableTest {
     }
 
     /**
+     * A primary key declared on the Flink table is the sink's equality key, even where the Iceberg
+     * table has no identifier fields. Iceberg 1.11's table sink drops that key (it keeps only the
+     * physical columns), so its upsert mode refuses such a table: a documented difference.
+     */
+    @Test
+    void aPrimaryKeyDeclaredInFlinkIsTheUpsertKey() {
+        StreamTableEnvironment sql = tables(true);
+        execute(sql, "CREATE CATALOG stock WITH (" + catalogOptions("iceberg") + ")");
+        String keyed = "id BIGINT, v STRING, PRIMARY KEY (id) NOT ENFORCED";
+        execute(sql, "CREATE TABLE stock.db.keyed (id BIGINT, v STRING) WITH ('format-version'='2')");
+        declare(sql, "TEMPORARY TABLE native_keyed", "isthmus-iceberg", "keyed", keyed, ", 'upsert-enabled'='true'");
+        execute(sql, "INSERT INTO native_keyed VALUES (1, 'a'), (2, 'b')");
+        execute(sql, "INSERT INTO native_keyed VALUES (2, 'c'), (3, 'd')");
+        assertEquals(List.of(), table("keyed").schema().identifierFieldIds().stream().toList(),
+                "the Iceberg table has no identifier fields");
+        assertEquals(List.of("+I[1, a]", "+I[2, c]", "+I[3, d]"), sorted(query(sql, "SELECT * FROM stock.db.keyed")));
+
+        declare(sql, "TEMPORARY TABLE stock_keyed", "iceberg", "keyed", keyed, ", 'upsert-enabled'='true'");
+        assertRefused(() -> execute(sql, "INSERT INTO stock_keyed VALUES (4, 'e')"),
+                "Equality field columns shouldn't be empty when configuring to use UPSERT data stream");
+    }
+
+    /**
      * With {@code watermark-column} both connectors order splits by the column's lower bounds and
      * send each split's minimum as a watermark before its first row: read by one subtask, the rows
      * come in the same order with the same watermarks, and a tumbling window loses no row.
