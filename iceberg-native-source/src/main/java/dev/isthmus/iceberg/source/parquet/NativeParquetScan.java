@@ -2,6 +2,7 @@ package dev.isthmus.iceberg.source.parquet;
 
 import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.arrow.cdata.ImportArenas;
+import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.cdata.SchemaImport;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.types.ArrowField;
@@ -159,13 +160,20 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             int s = state.get(ValueLayout.JAVA_INT, 0);
             if (s == isthmus_h.ISTHMUS_SCAN_STATE_BATCH()) {
                 // Move the filled struct into the import, which then owns and releases it.
+                ImportedArray imported;
                 try {
-                    return new ArrowColumnarBatch(batchArenas.receive(tracker, schema, target -> {
+                    imported = batchArenas.receive(tracker, schema, target -> {
                         MemorySegment.copy(produced, 0, target, 0, ArrowArray.sizeof());
                         ArrowArray.release(produced, MemorySegment.NULL);
-                    }));
+                    });
                 } catch (RuntimeException | Error e) {
-                    releaseProduced();
+                    releaseProduced(e);
+                    throw e;
+                }
+                try {
+                    return new ArrowColumnarBatch(imported);
+                } catch (RuntimeException | Error e) {
+                    closeAfter(imported, e);
                     throw e;
                 }
             }
@@ -185,10 +193,23 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
      * tracker refuses the import's own structs before it takes the batch); once moved, the
      * struct's release is NULL and this does nothing.
      */
-    private void releaseProduced() {
-        MemorySegment release = ArrowArray.release(produced);
-        if (!release.equals(MemorySegment.NULL)) {
-            ArrowArray.release.invoke(release, produced);
+    private void releaseProduced(Throwable failure) {
+        try {
+            MemorySegment release = ArrowArray.release(produced);
+            if (!release.equals(MemorySegment.NULL)) {
+                ArrowArray.release.invoke(release, produced);
+            }
+        } catch (RuntimeException | Error e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** Closes a batch imported for a view that could not be built, keeping the first failure. */
+    private static void closeAfter(ImportedArray imported, Throwable failure) {
+        try {
+            imported.close();
+        } catch (RuntimeException | Error e) {
+            failure.addSuppressed(e);
         }
     }
 
