@@ -134,6 +134,11 @@ public final class NativeLibrary {
                     + " Memory API, which this JVM denies to the classpath: start every JVM that runs Isthmus with "
                     + NATIVE_ACCESS_FLAG + " (in Flink, append it to env.java.opts.all in the Flink configuration,"
                     + " keeping the options already there, for the client, the JobManager and the TaskManagers)", e);
+        } catch (RuntimeException | LinkageError e) {
+            // Anything else (a malformed library path, a library without isthmus_version, a
+            // temporary directory without POSIX permissions) must not fail this class's
+            // initialisation: callers ask available() to fall back, and need the reason.
+            return new NativeLibraryException("cannot load the Isthmus native library: " + e, e);
         }
     }
 
