@@ -128,6 +128,7 @@ public final class MemoryTracker implements AutoCloseable {
         }
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveBytes.addAndGet(bytes);
+            t.reattachIfClosed();
         }
     }
 
@@ -152,6 +153,7 @@ public final class MemoryTracker implements AutoCloseable {
     public void arrayOpened() {
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveArrays.incrementAndGet();
+            t.reattachIfClosed();
         }
     }
 
@@ -211,6 +213,17 @@ public final class MemoryTracker implements AutoCloseable {
     private void detachIfDrained() {
         if (closed && liveBytes.get() == 0 && liveArrays.get() == 0) {
             parent.children.remove(this);
+        }
+    }
+
+    /**
+     * A closed tracker that counts memory again (a fetcher still importing after its reader
+     * closed) goes back among its parent's children, which show every tracker that holds memory;
+     * the release that drains it removes it again.
+     */
+    private void reattachIfClosed() {
+        if (closed && parent != null && (liveBytes.get() > 0 || liveArrays.get() > 0)) {
+            parent.children.add(this);
         }
     }
 

@@ -12,6 +12,7 @@ import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.ffm.gen.ArrowArray;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -54,6 +55,22 @@ class MemoryTrackerTest {
         second.free();
         assertEquals(0, parent.children().size(), "drained: gone");
         assertEquals(0, parent.liveBytes());
+    }
+
+    /** A fetcher can still import after its reader closed: what it holds shows under the parent. */
+    @Test
+    void aDrainedClosedTrackerThatAllocatesAgainRejoinsItsParentUntilDrained() {
+        MemoryTracker owner = parent.child("owner");
+        owner.close();
+        assertEquals(0, parent.children().size(), "closed and idle: gone");
+        NativeBuffer late = new BufferAllocator(owner).allocate(64);
+        assertEquals(List.of(owner), parent.children(), "holding memory again: counted under the parent");
+        late.free();
+        assertEquals(0, parent.children().size(), "drained again: gone");
+        owner.arrayOpened();
+        assertEquals(List.of(owner), parent.children(), "an array counts as memory held");
+        owner.arrayClosed();
+        assertEquals(0, parent.children().size());
     }
 
     @Test
