@@ -87,7 +87,14 @@ public final class NativeIcebergSource
     @Override
     public SourceReader<RowData, IcebergSourceSplit> createReader(SourceReaderContext context) throws Exception {
         function.registerReader(context.metricGroup(), context.getIndexOfSubtask());
-        return new ClosingSourceReader<>(source.createReader(context), function::readerClosed);
+        SourceReader<RowData, IcebergSourceSplit> reader;
+        try {
+            reader = source.createReader(context);
+        } catch (Exception | Error e) {
+            function.readerClosed(); // no reader will close the tracker registerReader opened
+            throw e;
+        }
+        return new ClosingSourceReader<>(reader, function::readerClosed);
     }
 
     @Override

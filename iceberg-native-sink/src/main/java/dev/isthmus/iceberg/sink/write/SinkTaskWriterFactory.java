@@ -101,8 +101,9 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
                 .format(format)
                 .defaultSpec(spec)
                 .build();
-        // Closed by closeMemory() when the operator closes; it leaves the sink's tracker once
-        // the last of its memory is given back.
+        // Closed by closeMemory() when the operator closes (or here, should a factory be
+        // initialised twice); it leaves the sink's tracker once the last of its memory is given back.
+        closeMemory();
         this.memory = NativeDataFiles.writerMemory("writer of " + loaded.name() + " (subtask " + taskId + ")",
                 maxNativeBytes);
         DataFileContext context = new DataFileContext(loaded, schema, flinkType, spec, format, writeProperties,
