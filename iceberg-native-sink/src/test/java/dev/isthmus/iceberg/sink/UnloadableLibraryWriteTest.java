@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Where the native library cannot load (here: a JVM that denies native access), a non-strict
  * sink writes every table with Iceberg's Java writers, each job logging one WARN that says how
- * to fix it; a strict sink fails with that reason; the writer's gauges read 0.
+ * to fix it; a strict sink fails with that reason; the writer's gauges, which never call the
+ * library, read 0 rather than throwing.
  */
 class UnloadableLibraryWriteTest {
     @TempDir

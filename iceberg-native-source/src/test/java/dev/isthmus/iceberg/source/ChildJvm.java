@@ -1,14 +1,15 @@
 package dev.isthmus.iceberg.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a main class of the tests in a JVM where Isthmus's native library cannot load: it denies
@@ -17,6 +18,8 @@ import java.util.Map;
  * It gets the other flags Isthmus needs, the tests' classpath, and {@link StdoutLogProvider}.
  */
 public final class ChildJvm {
+    private static final int HANG_MINUTES = 10;
+
     private ChildJvm() {}
 
     /** What the JVM printed (stdout and stderr); fails unless it exited with 0. */
@@ -26,17 +29,27 @@ public final class ChildJvm {
                 "--sun-misc-unsafe-memory-access=allow", "-Dslf4j.provider=" + StdoutLogProvider.class.getName(),
                 "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
-        assertFalse(command.stream().anyMatch(flag -> flag.startsWith("--enable-native-access")), command::toString);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        Path log = Files.createTempFile("isthmus-child-jvm", ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         // Options the launcher would add from the environment could enable native access again.
         Map<String, String> env = builder.environment();
         env.remove("JDK_JAVA_OPTIONS");
         env.remove("JAVA_TOOL_OPTIONS");
         env.remove("_JAVA_OPTIONS");
         Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), output);
-        return output;
+        try {
+            // Not a measure of speed: a probe that hangs would otherwise hold the build forever.
+            boolean exited = process.waitFor(HANG_MINUTES, TimeUnit.MINUTES);
+            String output = Files.readString(log, StandardCharsets.UTF_8);
+            if (!exited) {
+                process.destroyForcibly();
+                throw new AssertionError("the child JVM did not exit within " + HANG_MINUTES + " minutes:\n" + output);
+            }
+            assertEquals(0, process.exitValue(), output);
+            return output;
+        } finally {
+            Files.deleteIfExists(log);
+        }
     }
 
     /** The lines of {@code output} that {@code logger} logged at {@code level}. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.memory.MemoryLimitExceededException;
+import dev.isthmus.arrow.memory.NativeArrowStats;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -128,10 +129,13 @@ class NativeReaderMemoryTest {
         try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches = capped.apply(split)) {
             RecordsWithSplitIds<RecordAndPosition<RowData>> held = batches.next();
             assertEquals(1, capped.tracker().liveArrays(), "Flink holds the first batch");
+            long exported = NativeArrowStats.read().exportedLive();
             Exception e = assertThrows(RuntimeException.class, batches::next);
             assertTrue(Stream.<Throwable>iterate(e, t -> t != null, Throwable::getCause)
                     .anyMatch(MemoryLimitExceededException.class::isInstance), "the second batch passed the cap");
-            assertEquals(1, capped.tracker().liveArrays(), "the refused batch was released, the held one not");
+            assertEquals(exported, NativeArrowStats.read().exportedLive(),
+                    "the library got the refused batch back (it was never the tracker's)");
+            assertEquals(1, capped.tracker().liveArrays(), "the held batch is still held");
             assertEquals(firstBatch, capped.tracker().liveBytes());
             held.recycle();
         }
