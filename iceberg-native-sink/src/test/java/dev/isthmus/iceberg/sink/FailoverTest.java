@@ -30,7 +30,6 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.flink.sink.SinkUtil;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,9 +44,7 @@ class FailoverTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = SinkTests.miniCluster();
 
-    private static final Schema SCHEMA = new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "payload", Types.StringType.get()));
+    private static final Schema SCHEMA = RetainedCheckpoints.SCHEMA;
     private static final long ROWS = 12_000;
     /** Set by the one injected failure; static because the restarted job gets new function objects. */
     private static final AtomicBoolean FAILED = new AtomicBoolean();
@@ -115,9 +112,7 @@ class FailoverTest {
         if (checkpoints) {
             env.enableCheckpointing(100);
         }
-        NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1)
-                        .map(new RetainedCheckpoints.SlowRows())
-                        .returns(InternalTypeInfo.of(SinkTests.flinkType(SCHEMA))))
+        NativeIcebergSink.forRowData(RetainedCheckpoints.slowRows(env, ROWS))
                 .tableLoader(FaultInjection.loader(table))
                 .append();
         try {

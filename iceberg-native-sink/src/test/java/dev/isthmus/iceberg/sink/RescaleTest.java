@@ -10,13 +10,11 @@ import java.util.Map;
 import java.util.stream.LongStream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.sink.SinkUtil;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,9 +31,7 @@ class RescaleTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = SinkTests.miniCluster();
 
-    private static final Schema SCHEMA = new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "payload", Types.StringType.get()));
+    private static final Schema SCHEMA = RetainedCheckpoints.SCHEMA;
     private static final long ROWS = 12_000;
 
     @TempDir
@@ -75,9 +71,7 @@ class RescaleTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         env.setParallelism(parallelism);
         env.enableCheckpointing(100);
-        NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1).uid("sequence")
-                        .map(new RetainedCheckpoints.SlowRows()).uid("rows")
-                        .returns(InternalTypeInfo.of(SinkTests.flinkType(SCHEMA))))
+        NativeIcebergSink.forRowData(RetainedCheckpoints.slowRows(env, ROWS))
                 .tableLoader(FaultInjection.loader(table))
                 .uidPrefix("sink")
                 .append();

@@ -11,9 +11,14 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types;
 
 /**
  * Jobs that fail for good and leave their last completed checkpoint behind, and jobs started from
@@ -56,6 +61,18 @@ final class RetainedCheckpoints {
     /** The id of the job that took the checkpoint, as the sinks write it into snapshot summaries. */
     static String jobId(Path checkpoint) {
         return checkpoint.getParent().getFileName().toString();
+    }
+
+    /** The rows of {@link SlowRows}. */
+    static final Schema SCHEMA = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "payload", Types.StringType.get()));
+
+    /** {@code count} {@link SlowRows}, with the uids a restored job finds them by. */
+    static DataStream<RowData> slowRows(StreamExecutionEnvironment env, long count) {
+        return env.fromSequence(0, count - 1).uid("sequence")
+                .map(new SlowRows()).uid("rows")
+                .returns(InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
     }
 
     /** Rows {@code (id, "p" + id)}, slow enough that checkpoints every 100 ms fall between them. */

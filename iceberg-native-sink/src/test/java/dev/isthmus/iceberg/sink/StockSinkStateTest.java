@@ -12,14 +12,12 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.sink.FlinkSink;
 import org.apache.iceberg.flink.sink.SinkUtil;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,9 +33,7 @@ class StockSinkStateTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = SinkTests.miniCluster();
 
-    private static final Schema SCHEMA = new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "payload", Types.StringType.get()));
+    private static final Schema SCHEMA = RetainedCheckpoints.SCHEMA;
     private static final long ROWS = 12_000;
 
     @TempDir
@@ -111,9 +107,7 @@ class StockSinkStateTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         env.setParallelism(1);
         env.enableCheckpointing(100);
-        DataStream<RowData> rows = env.fromSequence(0, ROWS - 1).uid("sequence")
-                .map(new RetainedCheckpoints.SlowRows()).uid("rows")
-                .returns(InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
+        DataStream<RowData> rows = RetainedCheckpoints.slowRows(env, ROWS);
         if (nativeSink) {
             NativeIcebergSink.forRowData(rows).tableLoader(FaultInjection.loader(table)).writeParallelism(writers)
                     .uidPrefix("sink").append();
