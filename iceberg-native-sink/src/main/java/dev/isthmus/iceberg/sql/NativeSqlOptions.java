@@ -39,14 +39,11 @@ import org.apache.flink.table.api.ValidationException;
  *
  * @param nativeIo whether reads and writes go through the native source and sink
  * @param strict whether to fail instead of falling back to Iceberg's reader or writer
- * @param readOptions the native reader's options
+ * @param readOptions the native reader's options; its {@code maxNativeBytes} caps writers too
  * @param rowFormat the row format asked for, or {@code null} for {@code auto}, which the job's
  *     object reuse decides
- * @param maxNativeBytes the cap of each reader's and writer's native memory, or
- *     {@link MemoryTracker#NO_LIMIT}
  */
-record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions readOptions, RowFormat rowFormat,
-        long maxNativeBytes) {
+record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions readOptions, RowFormat rowFormat) {
     static final String PREFIX = "isthmus.";
 
     static final ConfigOption<Boolean> NATIVE = ConfigOptions.key("isthmus.native").booleanType().defaultValue(true)
@@ -94,7 +91,7 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
         return new NativeSqlOptions(get(config, NATIVE, where), strict,
                 new NativeReadOptions(batchSize, strict, get(config, LOCAL_READS, where), defaults.rowFormat(),
                         maxNativeBytes),
-                rowFormat(get(config, ROW_FORMAT, where), where), maxNativeBytes);
+                rowFormat(get(config, ROW_FORMAT, where), where));
     }
 
     /** The {@code isthmus.*} entries of a catalog's options, checked: the defaults of its tables. */

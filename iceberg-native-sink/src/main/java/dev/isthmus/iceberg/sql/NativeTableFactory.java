@@ -65,7 +65,7 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
             return super.createDynamicTableSink(context);
         }
         return new NativeTableSink(tableLoader(context), physicalColumnsAndKey(context), context.getConfiguration(),
-                tableOptions, options.strict(), options.maxNativeBytes());
+                tableOptions, options.strict(), options.readOptions().maxNativeBytes());
     }
 
     /**
