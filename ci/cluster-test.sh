@@ -315,6 +315,8 @@ run_checks() {
         sleep 1
     done
     [ -n "$vertex" ] || fail "$name: no vertex of job $job has the source's isthmus metrics"
+    rest "/jobs/$job/vertices/$vertex" | grep -q '"name":"Source: IsthmusIcebergSource ' \
+        || fail "$name: the native scan's vertex is not named IsthmusIcebergSource"
     tasks=$(metric_sum "$job" "$vertex" "$prefix.nativeTasks")
     fallback=$(metric_sum "$job" "$vertex" "$prefix.fallbackTasks")
     curl -sf --max-time 10 -X PATCH "http://localhost:$rest_port/jobs/$job?mode=cancel" >/dev/null || true

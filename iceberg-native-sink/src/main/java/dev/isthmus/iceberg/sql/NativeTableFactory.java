@@ -54,7 +54,8 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
             return super.createDynamicTableSource(context);
         }
         return new NativeTableSource(tableLoader(context), physicalColumns(context), tableOptions,
-                context.getConfiguration(), options.readOptions(), options.rowFormat(), describe(context));
+                context.getConfiguration(), options.readOptions(), options.rowFormat(), describe(context),
+                context.getObjectIdentifier().asSummaryString());
     }
 
     @Override

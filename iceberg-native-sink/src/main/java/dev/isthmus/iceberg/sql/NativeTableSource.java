@@ -13,7 +13,9 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.transformations.SourceTransformationWrapper;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.ChangelogMode;
@@ -48,6 +50,9 @@ import org.apache.iceberg.util.PropertyUtil;
  */
 final class NativeTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown,
         SupportsLimitPushDown, SupportsSourceWatermark {
+    /** What the job graph, the web UI and {@code EXPLAIN JSON_EXECUTION_PLAN} call the scan. */
+    static final String OPERATOR_NAME = "IsthmusIcebergSource";
+
     private final TableLoader loader;
     private final ResolvedSchema schema;
     private final Map<String, String> properties;
@@ -57,12 +62,14 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     private final RowFormat rowFormat;
     /** How messages name the table. */
     private final String where;
+    /** The table's full name, for the scan's operator. */
+    private final String table;
     private int[] projectedFields;
     private Long limit;
     private List<Expression> filters = List.of();
 
     NativeTableSource(TableLoader loader, ResolvedSchema schema, Map<String, String> properties, ReadableConfig config,
-            NativeReadOptions nativeOptions, RowFormat rowFormat, String where) {
+            NativeReadOptions nativeOptions, RowFormat rowFormat, String where, String table) {
         this.loader = loader;
         this.schema = schema;
         this.properties = properties;
@@ -70,11 +77,12 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
         this.nativeOptions = nativeOptions;
         this.rowFormat = rowFormat;
         this.where = where;
+        this.table = table;
     }
 
     private NativeTableSource(NativeTableSource other) {
         this(other.loader, other.schema, other.properties, other.config, other.nativeOptions, other.rowFormat,
-                other.where);
+                other.where, other.table);
         this.projectedFields = other.projectedFields;
         this.limit = other.limit;
         this.filters = other.filters;
@@ -145,8 +153,17 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
                         .flinkConfig(config)
                         .nativeOptions(nativeOptions.withRowFormat(rowFormat(env)))
                         .build();
-                return env.fromSource(source, WatermarkStrategy.noWatermarks(), asSummaryString(),
-                        source.getProducedType());
+                DataStreamSource<RowData> scan = env.fromSource(source, WatermarkStrategy.noWatermarks(),
+                        OPERATOR_NAME + " " + table, source.getProducedType());
+                provider.generateUid("isthmus-source").ifPresent(scan::uid);
+                // What the planner sets on the wrapper below reaches no operator.
+                getParallelism().ifPresent(scan::setParallelism);
+                // The planner renames the transformation returned here after the table. This wrapper
+                // (the one the planner itself puts around sources) is virtual: no operator, no edge
+                // of its own, so it takes that name and the source keeps the one that says it is
+                // native, at no cost per record. A union of one is virtual too, but fixes its type,
+                // which the planner then sets.
+                return new DataStream<>(env, new SourceTransformationWrapper<>(scan.getTransformation()));
             }
 
             @Override

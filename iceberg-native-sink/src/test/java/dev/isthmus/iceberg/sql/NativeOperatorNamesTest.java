@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.StreamSupport;
 import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.ExplainDetail;
@@ -15,10 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the job graph and EXPLAIN show of native I/O: the sink's operators are Isthmus's own, by
- * name; the planner names a scan after its table whatever transformation the source provides
- * (it overwrites the name and description of a {@code DataStreamScanProvider}'s), so a native
- * scan and a stock one look alike there.
+ * What the job graph and EXPLAIN show of native I/O: the native scan and the sink's operators are
+ * named as Isthmus's own, a stock scan and sink keep Iceberg's names.
  */
 class NativeOperatorNamesTest {
     @TempDir
@@ -50,7 +49,7 @@ class NativeOperatorNamesTest {
     }
 
     @Test
-    void theJobGraphNamesTheNativeSinkButThePlannerNamesTheScanAfterItsTable() throws Exception {
+    void theJobGraphAndTheExecutionPlanNameTheNativeScanAndSink() throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         StreamTableEnvironment sql = tables(env);
 
@@ -59,13 +58,13 @@ class NativeOperatorNamesTest {
         assertThat(lake).anyMatch(name -> name.contains("IsthmusIcebergWriter"))
                 .anyMatch(name -> name.contains("IsthmusIcebergCommitter -> IsthmusIcebergSink lake.db.sunk"));
         assertThat(stock).noneMatch(name -> name.contains("Isthmus"));
-        assertThat(lake).anyMatch(name -> name.matches("Source: bids\\[\\d+\\] -> .*"));
+        assertThat(lake).anyMatch(name -> name.startsWith("Source: IsthmusIcebergSource lake.db.bids -> "));
         assertThat(stock).anyMatch(name -> name.matches("Source: bids\\[\\d+\\] -> .*"));
 
         String lakePlan = sql.explainSql(insert("lake"), ExplainDetail.JSON_EXECUTION_PLAN);
         String stockPlan = sql.explainSql(insert("stock"), ExplainDetail.JSON_EXECUTION_PLAN);
         assertThat(lakePlan).contains("\"type\" : \"IsthmusIcebergWriter\"")
-                .doesNotContain(new NativeTableSource(null, null, null, null, null, null, null).asSummaryString());
+                .contains("\"contents\" : \"Source: IsthmusIcebergSource lake.db.bids\"");
         assertThat(stockPlan).doesNotContain("Isthmus");
     }
 
@@ -81,8 +80,23 @@ class NativeOperatorNamesTest {
         set.attachAsDataStream();
         List<JobVertex> vertices = StreamSupport.stream(env.getStreamGraph().getJobGraph().getVertices().spliterator(),
                 false).toList();
-        assertThat(vertices).filteredOn(v -> v.getName().startsWith("Source: bids"))
+        assertThat(vertices).filteredOn(v -> v.getName().startsWith("Source: IsthmusIcebergSource"))
                 .singleElement().extracting(JobVertex::getParallelism).isEqualTo(1);
         assertThat(vertices).anyMatch(v -> v.getName().contains("IsthmusIcebergWriter") && v.getParallelism() == 2);
+    }
+
+    /** With uids generated for every operator, the native scan has one as a stock scan does. */
+    @Test
+    void generatedUidsReachTheNativeScan() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamTableEnvironment sql = tables(env);
+        sql.getConfig().set("table.exec.uid.generation", "ALWAYS");
+        StreamStatementSet set = sql.createStatementSet();
+        set.addInsertSql(insert("lake"));
+        set.attachAsDataStream();
+        assertThat(env.getStreamGraph().getStreamNodes())
+                .filteredOn(node -> node.getOperatorName().startsWith("Source: IsthmusIcebergSource"))
+                .singleElement().extracting(StreamNode::getTransformationUID).asString()
+                .endsWith("isthmus-source");
     }
 }
