@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The Nexmark benchmark on Iceberg tables, stock against native: builds the benchmarks jar (tests
+# skipped), writes the input tables once per seed and size, runs the cells, then renders the
+# report section and chart from the raw observations.
+# Usage: ci/nexmark.sh [--events N] [--queries all|q0,q5,...] [--modes heap/off|all|heap/off,rocksdb/on]
+#        [--parallelism N] [--pairs N] [--warehouse DIR] [--results CSV] [--seed N]
+# Cells already in the results CSV are skipped: rerun the same command to resume.
+# ISTHMUS_SKIP_BUILD=1 reuses the last build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source ci/env.sh
+if [ "${ISTHMUS_SKIP_BUILD:-0}" != "1" ]; then
+    echo "building (tests skipped) ..."
+    log=$(mktemp)
+    if ! mvn -B -ntp -Pbench -DskipTests package >"$log" 2>&1; then
+        cat "$log"
+        exit 1
+    fi
+    rm -f "$log"
+fi
+# shellcheck disable=SC2086
+java $ISTHMUS_JVM_FLAGS -Xmx12g -cp jmh/target/benchmarks.jar dev.isthmus.bench.nexmark.Nexmark "$@"

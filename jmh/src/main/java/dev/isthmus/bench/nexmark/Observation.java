@@ -1,0 +1,27 @@
+package dev.isthmus.bench.nexmark;
+
+import java.util.List;
+
+/**
+ * One run of one leg, as a line of the results CSV; {@code pair} 0 is the warm-up pair, which
+ * is recorded (and checked) but not measured.
+ */
+record Observation(Mode mode, NexmarkQuery query, int pair, Leg leg, int position, long millis, long rows,
+        String digest, boolean parity, String proof, int dataFiles, long dataBytes, int deleteFiles,
+        long nativeTasks, long fallbackTasks) {
+    static final String HEADER = "mode,query,pair,leg,position,millis,rows,digest,parity,proof,data_files,"
+            + "data_bytes,delete_files,native_tasks,fallback_tasks";
+
+    /** {@code proof} is "ok", or what failed. */
+    boolean proven() {
+        return proof.equals("ok");
+    }
+
+    String csv() {
+        return String.join(",", List.of(mode.toString(), query.id(), Integer.toString(pair),
+                leg.name().toLowerCase(java.util.Locale.ROOT), Integer.toString(position), Long.toString(millis),
+                Long.toString(rows), digest, parity ? "pass" : "fail", '"' + proof.replace("\"", "'") + '"',
+                Integer.toString(dataFiles), Long.toString(dataBytes), Integer.toString(deleteFiles),
+                Long.toString(nativeTasks), Long.toString(fallbackTasks)));
+    }
+}

@@ -1,0 +1,211 @@
+package dev.isthmus.bench.nexmark;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * One query, one leg, one mode: a fresh table environment on the long-lived MiniCluster, the
+ * leg's source tables and the usual {@code person}, {@code auction}, {@code bid} views over them,
+ * a fresh output table, and the INSERT, timed from just before it is submitted to the end of the
+ * job (its last commit included).
+ */
+final class QueryRun {
+    /** Where the input tables live in the warehouse. */
+    static final Namespace INPUT = Namespace.of("nexmark");
+    /** Where the runs' output tables go. */
+    static final Namespace OUTPUT = Namespace.of("nexmark_out");
+    private static final long MIB = 1024 * 1024;
+    /** Input and output tables alike: Iceberg's Parquet settings of the benchmark. */
+    static final Map<String, String> TABLE_PROPERTIES = Map.of(
+            "format-version", "2",
+            "write.parquet.compression-codec", "zstd",
+            "write.parquet.compression-level", "3",
+            "write.parquet.row-group-size-bytes", Long.toString(128 * MIB),
+            "write.parquet.page-size-bytes", Long.toString(MIB),
+            "write.parquet.dict-size-bytes", Long.toString(2 * MIB));
+
+    private static final Map<String, String> INPUT_COLUMNS = Map.of(
+            "person", "id BIGINT, name STRING, emailAddress STRING, creditCard STRING, city STRING, state STRING,"
+                    + " `dateTime` TIMESTAMP(6), extra STRING",
+            "auction", "id BIGINT, itemName STRING, description STRING, initialBid BIGINT, reserve BIGINT,"
+                    + " `dateTime` TIMESTAMP(6), expires TIMESTAMP(6), seller BIGINT, category BIGINT, extra STRING",
+            "bid", "auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING, `dateTime` TIMESTAMP(6),"
+                    + " extra STRING");
+    private static final Map<String, String> VIEWS = Map.of(
+            "person", "SELECT id, name, emailAddress, creditCard, city, state, rowtime AS `dateTime`, extra FROM person_src",
+            "auction", "SELECT id, itemName, description, initialBid, reserve, rowtime AS `dateTime`,"
+                    + " CAST(expires AS TIMESTAMP(3)) AS expires, seller, category, extra FROM auction_src",
+            "bid", "SELECT auction, bidder, price, channel, url, rowtime AS `dateTime`, extra FROM bid_src");
+    private static final Duration UNBOUNDED_TIMEOUT = Duration.ofMinutes(15);
+
+    /** How every run is set up. */
+    record Settings(int parallelism, Path warehouse, Path checkpoints, long bids) {}
+
+    /** What a finished run leaves for the checks. */
+    record Result(Table output, long millis, String executionPlan, NativeCounters counters) {}
+
+    private final MiniCluster cluster;
+    private final Catalog catalog;
+    private final Settings settings;
+
+    QueryRun(MiniCluster cluster, Catalog catalog, Settings settings) {
+        this.cluster = cluster;
+        this.catalog = catalog;
+        this.settings = settings;
+    }
+
+    Result run(NexmarkQuery query, Leg leg, Mode mode, String outputName) throws Exception {
+        StreamTableEnvironment sql = environment(mode);
+        String warehouse = settings.warehouse().toUri().toString();
+        sql.executeSql("CREATE CATALOG " + leg.catalog() + " WITH ('type'='" + leg.catalogType()
+                + "', 'catalog-type'='hadoop', 'warehouse'='" + warehouse + "'" + leg.strictOption() + ")").await();
+        for (String input : List.of("person", "auction", "bid")) {
+            sql.executeSql(sourceTable(input, leg, warehouse, query.processingTime())).await();
+            sql.executeSql("CREATE TEMPORARY VIEW " + input + " AS " + VIEWS.get(input)).await();
+        }
+        QueryScript script = QueryScript.parse(query);
+        TableIdentifier id = TableIdentifier.of(OUTPUT, outputName);
+        createOutput(sql, leg, query, script, id);
+        for (String statement : script.setupStatements()) {
+            sql.executeSql(statement).await();
+        }
+        String insert = script.insert(leg.catalog() + ".`" + OUTPUT + "`.`" + outputName + "`");
+        String plan = sql.explainSql(insert, ExplainDetail.JSON_EXECUTION_PLAN);
+        Table output = catalog.loadTable(id);
+        NativeCounters before = NativeCounters.now();
+        long start = System.nanoTime();
+        TableResult result = sql.executeSql(insert);
+        if (query.processingTime()) {
+            awaitAllBidsCounted(result.getJobClient().orElseThrow(), output);
+        } else {
+            result.await();
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        return new Result(output, millis, plan, NativeCounters.now().since(before));
+    }
+
+    private StreamTableEnvironment environment(Mode mode) {
+        Configuration conf = new Configuration();
+        conf.setString("state.backend.type", mode.flinkStateBackend());
+        conf.setString("execution.checkpointing.interval", "1 s");
+        conf.setString("execution.checkpointing.mode", "EXACTLY_ONCE");
+        conf.setString("execution.checkpointing.storage", "filesystem");
+        conf.setString("execution.checkpointing.dir", settings.checkpoints().toUri().toString());
+        conf.setString("execution.checkpointing.num-retained", "1");
+        StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, settings.parallelism());
+        env.configure(conf);
+        StreamTableEnvironment sql = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
+        sql.getConfig().set("table.local-time-zone", "UTC");
+        sql.getConfig().set("table.exec.iceberg.infer-source-parallelism", "false");
+        if (mode.miniBatch()) {
+            sql.getConfig().set("table.exec.mini-batch.enabled", "true");
+            sql.getConfig().set("table.exec.mini-batch.allow-latency", "2 s");
+            sql.getConfig().set("table.exec.mini-batch.size", "50000");
+        }
+        return sql;
+    }
+
+    /**
+     * A connector table in Flink's default catalog: a millisecond rowtime computed from
+     * {@code dateTime}, Iceberg's file-statistics watermarks, one file per split so that the
+     * watermark advances stripe by stripe in both legs.
+     */
+    private static String sourceTable(String input, Leg leg, String warehouse, boolean unbounded) {
+        String split = Long.toString(128 * MIB);
+        return "CREATE TEMPORARY TABLE " + input + "_src (" + INPUT_COLUMNS.get(input)
+                + ", rowtime AS CAST(`dateTime` AS TIMESTAMP(3)), WATERMARK FOR rowtime AS SOURCE_WATERMARK())"
+                + " WITH ('connector'='" + leg.connector() + "', 'catalog-name'='nexmark_input',"
+                + " 'catalog-type'='hadoop', 'warehouse'='" + warehouse + "', 'catalog-database'='" + INPUT
+                + "', 'catalog-table'='" + input + "', 'watermark-column'='dateTime', 'split-size'='" + split
+                + "', 'split-file-open-cost'='" + split + "'"
+                + (unbounded ? ", 'streaming'='true', 'starting-strategy'='TABLE_SCAN_THEN_INCREMENTAL',"
+                        + " 'monitor-interval'='1 s'" : "")
+                + leg.strictOption() + ")";
+    }
+
+    /**
+     * A fresh 4-bucket table with the sink columns of the query's script; an updating query's
+     * table is an upsert table keyed by its upsert key.
+     */
+    private void createOutput(StreamTableEnvironment sql, Leg leg, NexmarkQuery query, QueryScript script,
+            TableIdentifier id) throws Exception {
+        if (catalog.tableExists(id)) {
+            catalog.dropTable(id, true);
+        }
+        StringBuilder ddl = new StringBuilder("CREATE TABLE " + leg.catalog() + ".`" + OUTPUT + "`.`" + id.name()
+                + "` (" + script.sinkSchema() + ") WITH (");
+        TABLE_PROPERTIES.forEach((k, v) -> ddl.append('\'').append(k).append("'='").append(v).append("', "));
+        ddl.append("'write.target-file-size-bytes'='").append(512 * MIB).append("', 'write.distribution-mode'='hash'");
+        if (query.updating()) {
+            ddl.append(", 'write.upsert.enabled'='true'");
+        }
+        ddl.append(")");
+        sql.executeSql("CREATE DATABASE IF NOT EXISTS " + leg.catalog() + ".`" + OUTPUT + "`").await();
+        sql.executeSql(ddl.toString()).await();
+        catalog.loadTable(id).updateSpec().addField(Expressions.bucket(query.bucketColumn(), 4)).commit();
+    }
+
+    /**
+     * q12's windows close on the wall clock, which a bounded job never lets happen for its last
+     * ones; so it reads without end and is cancelled once the committed counts add up to every
+     * bid.
+     */
+    private void awaitAllBidsCounted(JobClient job, Table output) throws Exception {
+        long deadline = System.nanoTime() + UNBOUNDED_TIMEOUT.toNanos();
+        long lastSnapshot = -1;
+        try {
+            while (true) {
+                if (job.getJobStatus().get().isGloballyTerminalState()) {
+                    job.getJobExecutionResult().get(); // throws the job's failure
+                    throw new IllegalStateException(output.name() + ": the unbounded job ended by itself");
+                }
+                output.refresh();
+                if (output.currentSnapshot() != null && output.currentSnapshot().snapshotId() != lastSnapshot) {
+                    lastSnapshot = output.currentSnapshot().snapshotId();
+                    if (sum(output, "bid_count") >= settings.bids()) {
+                        return;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(output.name() + ": the committed bid counts did not reach "
+                            + settings.bids() + " within " + UNBOUNDED_TIMEOUT);
+                }
+                Thread.sleep(200);
+            }
+        } finally {
+            if (!job.getJobStatus().get().isGloballyTerminalState()) {
+                job.cancel().get();
+            }
+        }
+    }
+
+    static long sum(Table table, String column) throws Exception {
+        long sum = 0;
+        try (CloseableIterable<Record> rows = IcebergGenerics.read(table).select(column).build()) {
+            for (Record row : rows) {
+                Object value = row.getField(column);
+                sum += value == null ? 0 : ((Number) value).longValue();
+            }
+        }
+        return sum;
+    }
+}
