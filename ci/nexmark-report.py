@@ -102,7 +102,8 @@ def spread(values):
 def summarise(pairs):
     pairs = dict(sorted(pairs.items()))
     measured = [legs for p, legs in pairs.items() if p > 0]
-    t = {leg: spread([l[leg]['millis'] for l in measured if leg in l])
+    # A run that failed has no time (millis -1); its pair fails and the query leaves the geomeans.
+    t = {leg: spread([l[leg]['millis'] for l in measured if leg in l and l[leg]['millis'] >= 0])
          for leg in ('stock', 'native')}
     failed = [[p, why] for p, legs in pairs.items() if (why := pair_fails(legs))]
     runs = [r for legs in pairs.values() for r in legs.values()]

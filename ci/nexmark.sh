@@ -20,3 +20,20 @@ if [ "${ISTHMUS_SKIP_BUILD:-0}" != "1" ]; then
 fi
 # shellcheck disable=SC2086
 java $ISTHMUS_JVM_FLAGS -Xmx12g -cp jmh/target/benchmarks.jar dev.isthmus.bench.nexmark.Nexmark "$@"
+
+# The report: docs/nexmark.md's section for this CSV, its chart and its numbers as JSON, all
+# recomputed from the CSV (ci/nexmark-report.py --check --markdown docs/nexmark.md verifies them).
+events=2000000 parallelism=2 results=""
+args=("$@")
+for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+    case "${args[i]}" in
+        --events) events=${args[i + 1]} ;;
+        --parallelism) parallelism=${args[i + 1]} ;;
+        --results) results=${args[i + 1]} ;;
+    esac
+done
+results=${results:-docs/benchmarks/nexmark-$events-p$parallelism.csv}
+name=$(basename "$results" .csv)
+python3 ci/nexmark-report.py "$results" --markdown docs/nexmark.md --section "$name" \
+    --svg "$(dirname "$results")/$name.svg" --json "$(dirname "$results")/$name.json"
+echo "nexmark: report in docs/nexmark.md (section $name), chart $(dirname "$results")/$name.svg"
