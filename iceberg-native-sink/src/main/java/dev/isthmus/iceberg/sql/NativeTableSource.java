@@ -10,12 +10,17 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.lineage.DefaultLineageDataset;
+import org.apache.flink.streaming.api.lineage.DefaultSourceLineageVertex;
+import org.apache.flink.streaming.api.lineage.LineageVertex;
 import org.apache.flink.streaming.api.transformations.SourceTransformationWrapper;
+import org.apache.flink.streaming.api.transformations.TransformationWithLineage;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.ChangelogMode;
@@ -30,7 +35,9 @@ import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.flink.FlinkConfigOptions;
 import org.apache.iceberg.flink.FlinkFilters;
@@ -153,16 +160,18 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
                         .flinkConfig(config)
                         .nativeOptions(nativeOptions.withRowFormat(rowFormat(env)))
                         .build();
+                // The planner renames the transformation returned here after the table, and sets
+                // its type, uid and lineage. The source goes back inside the wrapper the planner
+                // itself puts around sources: a virtual node (no operator, no edge of its own) that
+                // takes the planner's name while the source keeps the one saying it is native, at
+                // no cost per record. What the planner would have set on the source is set here
+                // instead, as the planner computes it, since on the wrapper it reaches no operator.
                 DataStreamSource<RowData> scan = env.fromSource(source, WatermarkStrategy.noWatermarks(),
-                        OPERATOR_NAME + " " + table, source.getProducedType());
-                provider.generateUid("isthmus-source").ifPresent(scan::uid);
-                // What the planner sets on the wrapper below reaches no operator.
+                        OPERATOR_NAME + " " + table,
+                        InternalTypeInfo.of((RowType) projectedSchema().toPhysicalRowDataType().getLogicalType()));
+                provider.generateUid("source").ifPresent(scan::uid);
                 getParallelism().ifPresent(scan::setParallelism);
-                // The planner renames the transformation returned here after the table. This wrapper
-                // (the one the planner itself puts around sources) is virtual: no operator, no edge
-                // of its own, so it takes that name and the source keeps the one that says it is
-                // native, at no cost per record. A union of one is virtual too, but fixes its type,
-                // which the planner then sets.
+                ((TransformationWithLineage<RowData>) scan.getTransformation()).setLineageVertex(lineage(isBounded()));
                 return new DataStream<>(env, new SourceTransformationWrapper<>(scan.getTransformation()));
             }
 
@@ -177,6 +186,14 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
                         PropertyUtil.propertyAsNullableInt(properties, FactoryUtil.SOURCE_PARALLELISM.key()));
             }
         };
+    }
+
+    /** What the planner records for a scan: the table by its full name, with no namespace or facets. */
+    private LineageVertex lineage(boolean bounded) {
+        DefaultSourceLineageVertex vertex = new DefaultSourceLineageVertex(
+                bounded ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED);
+        vertex.addDataset(new DefaultLineageDataset(table, "", Map.of()));
+        return vertex;
     }
 
     /**

@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.StreamSupport;
 import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.streaming.api.lineage.LineageGraph;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.ExplainDetail;
@@ -29,9 +31,9 @@ class NativeOperatorNamesTest {
             sql.executeSql("CREATE CATALOG " + catalog[0] + " WITH ('type'='" + catalog[1]
                     + "', 'catalog-type'='hadoop', 'warehouse'='" + warehouse.toUri() + "')").await();
         }
-        sql.executeSql("CREATE DATABASE lake.db").await();
-        sql.executeSql("CREATE TABLE lake.db.bids (auction BIGINT, price BIGINT)").await();
-        sql.executeSql("CREATE TABLE lake.db.sunk (auction BIGINT, price BIGINT)").await();
+        sql.executeSql("CREATE DATABASE IF NOT EXISTS lake.db").await();
+        sql.executeSql("CREATE TABLE IF NOT EXISTS lake.db.bids (auction BIGINT, price BIGINT)").await();
+        sql.executeSql("CREATE TABLE IF NOT EXISTS lake.db.sunk (auction BIGINT, price BIGINT)").await();
         return sql;
     }
 
@@ -85,18 +87,48 @@ class NativeOperatorNamesTest {
         assertThat(vertices).anyMatch(v -> v.getName().contains("IsthmusIcebergWriter") && v.getParallelism() == 2);
     }
 
-    /** With uids generated for every operator, the native scan has one as a stock scan does. */
-    @Test
-    void generatedUidsReachTheNativeScan() throws Exception {
+    private List<StreamNode> scans(String catalog, boolean alwaysUids) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         StreamTableEnvironment sql = tables(env);
-        sql.getConfig().set("table.exec.uid.generation", "ALWAYS");
+        if (alwaysUids) {
+            sql.getConfig().set("table.exec.uid.generation", "ALWAYS");
+        }
         StreamStatementSet set = sql.createStatementSet();
-        set.addInsertSql(insert("lake"));
+        set.addInsertSql(insert(catalog));
         set.attachAsDataStream();
-        assertThat(env.getStreamGraph().getStreamNodes())
-                .filteredOn(node -> node.getOperatorName().startsWith("Source: IsthmusIcebergSource"))
-                .singleElement().extracting(StreamNode::getTransformationUID).asString()
-                .endsWith("isthmus-source");
+        return env.getStreamGraph().getStreamNodes().stream()
+                .filter(node -> node.getOperatorName().startsWith("Source: ")).toList();
+    }
+
+    /**
+     * With uids generated for every operator, the native scan's is the one the planner gives a
+     * stock scan, so a savepoint taken with either connector restores with the other.
+     */
+    @Test
+    void generatedUidsOfTheNativeScanAreThoseOfAStockScan() throws Exception {
+        assertThat(scans("lake", true)).singleElement().extracting(StreamNode::getTransformationUID).asString()
+                .matches("\\d+_source");
+        assertThat(scans("stock", true)).singleElement().extracting(StreamNode::getTransformationUID).asString()
+                .matches("\\d+_source");
+    }
+
+    /** Lineage sees the native scan's table as the planner records a stock scan's. */
+    @Test
+    void theLineageGraphHasTheNativeScansTable() throws Exception {
+        for (String catalog : List.of("lake", "stock")) {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            StreamTableEnvironment sql = tables(env);
+            StreamStatementSet set = sql.createStatementSet();
+            set.addInsertSql(insert(catalog));
+            set.attachAsDataStream();
+            LineageGraph lineage = env.getStreamGraph().getLineageGraph();
+            assertThat(lineage.sources()).as(catalog).singleElement().satisfies(source -> {
+                assertThat(source.boundedness()).isEqualTo(Boundedness.BOUNDED);
+                assertThat(source.datasets()).singleElement().satisfies(dataset -> {
+                    assertThat(dataset.name()).isEqualTo(catalog + ".db.bids");
+                    assertThat(dataset.namespace()).isEmpty();
+                });
+            });
+        }
     }
 }
