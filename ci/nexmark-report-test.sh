@@ -63,4 +63,18 @@ rc=$?
 set -e
 [ "$rc" = 1 ] || fail "--check gave $rc on a tampered section, not 1"
 has "$tmp/diff" '-| q4 | 2,010 ('
+# A run that failed (millis -1, digest -) fails its pair, keeps its reason, and is in no median.
+{
+    head -n 1 "$fixture"
+    cat <<'CSV'
+heap/off,q0,0,stock,1,900,5000,1000000000000000,pass,"ok",1,10,0,0,0
+heap/off,q0,0,native,2,800,5000,1000000000000000,pass,"ok",1,10,0,4,0
+heap/off,q0,1,stock,1,600,5000,1000000000000000,fail,"ok",1,10,0,0,0
+heap/off,q0,1,native,2,-1,-1,-,fail,"the run failed: boom",0,0,0,0,0
+heap/off,q0,2,native,1,300,5000,1000000000000000,pass,"ok",1,10,0,4,0
+heap/off,q0,2,stock,2,500,5000,1000000000000000,pass,"ok",1,10,0,0,0
+CSV
+} > "$tmp/failed.csv"
+"$report" "$tmp/failed.csv" > "$tmp/failed.md"
+has "$tmp/failed.md" '| q0 | 550 (500-600) | 300 (300-300) | 1.83x | FAIL 1/3 | FAIL "the run failed: boom" | 5,000 |'
 echo "nexmark-report-test: ok"

@@ -66,7 +66,8 @@ def load(paths):
                 if (r['mode'] not in MODES or r['query'] not in QUERIES
                         or r['leg'] not in ('stock', 'native') or r['position'] not in (1, 2)
                         or r['parity'] not in ('pass', 'fail') or r['pair'] < 0
-                        or not re.fullmatch(r'[0-9a-f]{16}', r['digest'])):
+                        or not (re.fullmatch(r'[0-9a-f]{16}', r['digest'])
+                                or (r['digest'] == '-' and r['millis'] == -1))):
                     die(f'{where}: unexpected value in {r}')
                 legs = groups.setdefault((label, r['mode']), {}).setdefault(
                     r['query'], {}).setdefault(r['pair'], {})
@@ -115,9 +116,10 @@ def summarise(pairs):
                   if t['stock']['median'] and t['native']['median'] else None),
         'pairs': len(pairs), 'failed_pairs': failed, 'proof_failures': reasons,
         'passed': not failed and not reasons,
-        'rows': sorted({r['rows'] for r in native}),
+        'rows': sorted({r['rows'] for r in native if r['millis'] >= 0}),
         'rows_differ': [p for p, l in pairs.items()
-                        if len(l) == 2 and l['stock']['rows'] != l['native']['rows']],
+                        if len(l) == 2 and min(l['stock']['millis'], l['native']['millis']) >= 0
+                        and l['stock']['rows'] != l['native']['rows']],
         'data_files': spread([r['data_files'] for r in native])['median'],
     }
 

@@ -18,21 +18,14 @@ if [ "${ISTHMUS_SKIP_BUILD:-0}" != "1" ]; then
     fi
     rm -f "$log"
 fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 # shellcheck disable=SC2086
-java $ISTHMUS_JVM_FLAGS -Xmx12g -cp jmh/target/benchmarks.jar dev.isthmus.bench.nexmark.Nexmark "$@"
+java $ISTHMUS_JVM_FLAGS -Xmx12g -cp jmh/target/benchmarks.jar dev.isthmus.bench.nexmark.Nexmark "$@" 2>&1 | tee "$log"
 
-# The report: docs/nexmark.md's section for this CSV, its chart and its numbers as JSON, all
-# recomputed from the CSV (ci/nexmark-report.py --check --markdown docs/nexmark.md verifies them).
-events=2000000 parallelism=2 results=""
-args=("$@")
-for ((i = 0; i + 1 < ${#args[@]}; i++)); do
-    case "${args[i]}" in
-        --events) events=${args[i + 1]} ;;
-        --parallelism) parallelism=${args[i + 1]} ;;
-        --results) results=${args[i + 1]} ;;
-    esac
-done
-results=${results:-docs/benchmarks/nexmark-$events-p$parallelism.csv}
+# The report: docs/nexmark.md's section for the results CSV, its chart and its numbers as JSON,
+# all recomputed from the CSV (ci/nexmark-report.py --check --markdown docs/nexmark.md checks them).
+results=$(sed -n 's/^nexmark: results //p' "$log" | tail -n 1)
 name=$(basename "$results" .csv)
 python3 ci/nexmark-report.py "$results" --markdown docs/nexmark.md --section "$name" \
     --svg "$(dirname "$results")/$name.svg" --json "$(dirname "$results")/$name.json"

@@ -73,6 +73,14 @@ public final class InputTables {
             optional(5, "url", Types.StringType.get()),
             optional(6, "dateTime", Types.TimestampType.withoutZone()),
             optional(7, "extra", Types.StringType.get()));
+    /** The benchmark's Parquet settings, for the input tables and the runs' output tables alike. */
+    static final Map<String, String> TABLE_PROPERTIES = Map.of(
+            TableProperties.FORMAT_VERSION, "2",
+            TableProperties.PARQUET_COMPRESSION, "zstd",
+            TableProperties.PARQUET_COMPRESSION_LEVEL, "3",
+            TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, String.valueOf(128 << 20),
+            TableProperties.PARQUET_PAGE_SIZE_BYTES, String.valueOf(1 << 20),
+            TableProperties.PARQUET_DICT_SIZE_BYTES, String.valueOf(2 << 20));
     public static final int BUCKETS = 4;
     private static final List<String> NAMES = List.of("person", "auction", "bid");
     private static final List<Schema> SCHEMAS = List.of(PERSON_SCHEMA, AUCTION_SCHEMA, BID_SCHEMA);
@@ -102,12 +110,7 @@ public final class InputTables {
             namespaces.createNamespace(namespace);
         }
         Map<String, String> properties = new LinkedHashMap<>(recorded);
-        properties.put(TableProperties.FORMAT_VERSION, "2");
-        properties.put(TableProperties.PARQUET_COMPRESSION, "zstd");
-        properties.put(TableProperties.PARQUET_COMPRESSION_LEVEL, "3");
-        properties.put(TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, String.valueOf(128 << 20));
-        properties.put(TableProperties.PARQUET_PAGE_SIZE_BYTES, String.valueOf(1 << 20));
-        properties.put(TableProperties.PARQUET_DICT_SIZE_BYTES, String.valueOf(2 << 20));
+        properties.putAll(TABLE_PROPERTIES);
         List<Table> tables = new ArrayList<>();
         for (int t = 0; t < ids.size(); t++) {
             catalog.dropTable(ids.get(t), true);

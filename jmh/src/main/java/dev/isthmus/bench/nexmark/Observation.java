@@ -12,15 +12,15 @@ record Observation(Mode mode, NexmarkQuery query, int pair, Leg leg, int positio
     static final String HEADER = "mode,query,pair,leg,position,millis,rows,digest,parity,proof,data_files,"
             + "data_bytes,delete_files,native_tasks,fallback_tasks";
 
-    /** {@code proof} is "ok", or what failed. */
-    boolean proven() {
-        return proof.equals("ok");
+    Observation withParity(boolean pairParity) {
+        return new Observation(mode, query, pair, leg, position, millis, rows, digest, pairParity, proof, dataFiles,
+                dataBytes, deleteFiles, nativeTasks, fallbackTasks);
     }
 
     String csv() {
         return String.join(",", List.of(mode.toString(), query.id(), Integer.toString(pair),
                 leg.name().toLowerCase(java.util.Locale.ROOT), Integer.toString(position), Long.toString(millis),
-                Long.toString(rows), digest, parity ? "pass" : "fail", '"' + proof.replace("\"", "'") + '"',
+                Long.toString(rows), digest, parity ? "pass" : "fail", '"' + proof.replace("\"", "'").replaceAll("\\s+", " ") + '"',
                 Integer.toString(dataFiles), Long.toString(dataBytes), Integer.toString(deleteFiles),
                 Long.toString(nativeTasks), Long.toString(fallbackTasks)));
     }

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -34,14 +36,6 @@ final class QueryRun {
     /** Where the runs' output tables go. */
     static final Namespace OUTPUT = Namespace.of("nexmark_out");
     private static final long MIB = 1024 * 1024;
-    /** Input and output tables alike: Iceberg's Parquet settings of the benchmark. */
-    static final Map<String, String> TABLE_PROPERTIES = Map.of(
-            "format-version", "2",
-            "write.parquet.compression-codec", "zstd",
-            "write.parquet.compression-level", "3",
-            "write.parquet.row-group-size-bytes", Long.toString(128 * MIB),
-            "write.parquet.page-size-bytes", Long.toString(MIB),
-            "write.parquet.dict-size-bytes", Long.toString(2 * MIB));
 
     private static final Map<String, String> INPUT_COLUMNS = Map.of(
             "person", "id BIGINT, name STRING, emailAddress STRING, creditCard STRING, city STRING, state STRING,"
@@ -55,13 +49,15 @@ final class QueryRun {
             "auction", "SELECT id, itemName, description, initialBid, reserve, rowtime AS `dateTime`,"
                     + " CAST(expires AS TIMESTAMP(3)) AS expires, seller, category, extra FROM auction_src",
             "bid", "SELECT auction, bidder, price, channel, url, rowtime AS `dateTime`, extra FROM bid_src");
-    private static final Duration UNBOUNDED_TIMEOUT = Duration.ofMinutes(15);
+    /** Longer than any query takes here; a run that takes longer has hung. */
+    private static final Duration RUN_TIMEOUT = Duration.ofMinutes(30);
 
     /** How every run is set up. */
     record Settings(int parallelism, Path warehouse, Path checkpoints, long bids) {}
 
     /** What a finished run leaves for the checks. */
-    record Result(Table output, long millis, String executionPlan, NativeCounters counters) {}
+    /** {@code startedAt} is the epoch millisecond the time starts at, for matching profiles to runs. */
+    record Result(Table output, long startedAt, long millis, String executionPlan, NativeCounters counters) {}
 
     private final MiniCluster cluster;
     private final Catalog catalog;
@@ -92,15 +88,38 @@ final class QueryRun {
         String plan = sql.explainSql(insert, ExplainDetail.JSON_EXECUTION_PLAN);
         Table output = catalog.loadTable(id);
         NativeCounters before = NativeCounters.now();
+        long startedAt = System.currentTimeMillis();
         long start = System.nanoTime();
         TableResult result = sql.executeSql(insert);
-        if (query.processingTime()) {
-            awaitAllBidsCounted(result.getJobClient().orElseThrow(), output);
-        } else {
-            result.await();
+        JobClient job = result.getJobClient().orElseThrow();
+        long end;
+        try {
+            end = query.processingTime() ? awaitAllBidsCounted(job, output) : awaitEnd(result);
+        } finally {
+            stop(job);
         }
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        return new Result(output, millis, plan, NativeCounters.now().since(before));
+        return new Result(output, startedAt, (end - start) / 1_000_000, plan, NativeCounters.now().since(before));
+    }
+
+    /** The job's end, its last commit included; a job that has not ended by the time limit fails the run. */
+    private static long awaitEnd(TableResult result) throws Exception {
+        try {
+            result.await(RUN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the job did not end within " + RUN_TIMEOUT, e);
+        }
+        return System.nanoTime();
+    }
+
+    /** Cancels a job still running, and waits until it has released its slots for the next run. */
+    private static void stop(JobClient job) throws Exception {
+        if (!job.getJobStatus().get().isGloballyTerminalState()) {
+            job.cancel().get();
+        }
+        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+        while (!job.getJobStatus().get().isGloballyTerminalState() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
     }
 
     private StreamTableEnvironment environment(Mode mode) {
@@ -111,6 +130,9 @@ final class QueryRun {
         conf.setString("execution.checkpointing.storage", "filesystem");
         conf.setString("execution.checkpointing.dir", settings.checkpoints().toUri().toString());
         conf.setString("execution.checkpointing.num-retained", "1");
+        // A task failure fails the run: a restarted job would still commit exactly once, and its
+        // longer time would pass for a valid one.
+        conf.setString("restart-strategy.type", "none");
         StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, settings.parallelism());
         env.configure(conf);
         StreamTableEnvironment sql = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
@@ -153,7 +175,7 @@ final class QueryRun {
         }
         StringBuilder ddl = new StringBuilder("CREATE TABLE " + leg.catalog() + ".`" + OUTPUT + "`.`" + id.name()
                 + "` (" + script.sinkSchema() + ") WITH (");
-        TABLE_PROPERTIES.forEach((k, v) -> ddl.append('\'').append(k).append("'='").append(v).append("', "));
+        InputTables.TABLE_PROPERTIES.forEach((k, v) -> ddl.append('\'').append(k).append("'='").append(v).append("', "));
         ddl.append("'write.target-file-size-bytes'='").append(512 * MIB).append("', 'write.distribution-mode'='hash'");
         if (query.updating()) {
             ddl.append(", 'write.upsert.enabled'='true'");
@@ -169,32 +191,27 @@ final class QueryRun {
      * ones; so it reads without end and is cancelled once the committed counts add up to every
      * bid.
      */
-    private void awaitAllBidsCounted(JobClient job, Table output) throws Exception {
-        long deadline = System.nanoTime() + UNBOUNDED_TIMEOUT.toNanos();
+    private long awaitAllBidsCounted(JobClient job, Table output) throws Exception {
+        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
         long lastSnapshot = -1;
-        try {
-            while (true) {
-                if (job.getJobStatus().get().isGloballyTerminalState()) {
-                    job.getJobExecutionResult().get(); // throws the job's failure
-                    throw new IllegalStateException(output.name() + ": the unbounded job ended by itself");
-                }
-                output.refresh();
-                if (output.currentSnapshot() != null && output.currentSnapshot().snapshotId() != lastSnapshot) {
-                    lastSnapshot = output.currentSnapshot().snapshotId();
-                    if (sum(output, "bid_count") >= settings.bids()) {
-                        return;
-                    }
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(output.name() + ": the committed bid counts did not reach "
-                            + settings.bids() + " within " + UNBOUNDED_TIMEOUT);
-                }
-                Thread.sleep(200);
+        while (true) {
+            if (job.getJobStatus().get().isGloballyTerminalState()) {
+                job.getJobExecutionResult().get(); // throws the job's failure
+                throw new IllegalStateException(output.name() + ": the unbounded job ended by itself");
             }
-        } finally {
-            if (!job.getJobStatus().get().isGloballyTerminalState()) {
-                job.cancel().get();
+            output.refresh();
+            if (output.currentSnapshot() != null && output.currentSnapshot().snapshotId() != lastSnapshot) {
+                long seen = System.nanoTime();
+                lastSnapshot = output.currentSnapshot().snapshotId();
+                if (sum(output, "bid_count") >= settings.bids()) {
+                    return seen;
+                }
             }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(output.name() + ": the committed bid counts did not reach "
+                        + settings.bids() + " within " + RUN_TIMEOUT);
+            }
+            Thread.sleep(200);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.isthmus.bench.nexmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +11,7 @@ import java.util.regex.Pattern;
 import org.apache.flink.table.api.ExplainDetail;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -58,10 +58,15 @@ class NexmarkQueryPlanTest {
      * finds the query's upsert key within the primary key and materializes. Together with no
      * materializer for the whole key, the declared key is exactly the query's.
      */
+    @Test
+    void theQueriesWithCompositeKeysAreThoseCheckedForASmallerKey() {
+        assertThat(java.util.Arrays.stream(NexmarkQuery.values()).filter(q -> q.upsertKeys().size() > 1))
+                .containsExactly(NexmarkQuery.Q16, NexmarkQuery.Q17, NexmarkQuery.Q18, NexmarkQuery.Q19);
+    }
+
     @ParameterizedTest
-    @EnumSource(NexmarkQuery.class)
+    @EnumSource(value = NexmarkQuery.class, names = {"Q16", "Q17", "Q18", "Q19"})
     void upsertKeyHasNoSmallerKey(NexmarkQuery query) {
-        assumeTrue(query.upsertKeys().size() > 1);
         for (String left : query.upsertKeys()) {
             List<String> keys = new ArrayList<>(query.upsertKeys());
             keys.remove(left);

@@ -1,0 +1,56 @@
+package dev.isthmus.bench.nexmark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole cells in, the same cells out; a run's options choose a file of their own. */
+class ResultsFileTest {
+    @TempDir
+    Path dir;
+
+    private static Observation run(Mode mode, NexmarkQuery query, Leg leg, String proof) {
+        return new Observation(mode, query, 1, leg, 1, 1234, 10, "0123456789abcdef", true, proof, 1, 100, 0, 4, 0);
+    }
+
+    @Test
+    void theCellsAppendedAreTheCompletedOnes() throws Exception {
+        ResultsFile results = new ResultsFile(dir.resolve("sub/nexmark.csv"));
+        assertThat(results.completedCells()).isEmpty();
+
+        results.append(List.of(run(Mode.DEFAULT, NexmarkQuery.Q4, Leg.STOCK, "ok"),
+                run(Mode.DEFAULT, NexmarkQuery.Q4, Leg.NATIVE, "ok")));
+        results.append(List.of(run(Mode.parse("rocksdb/on"), NexmarkQuery.Q0, Leg.STOCK, "ok")));
+
+        assertThat(results.completedCells()).containsExactlyInAnyOrder("heap/off q4", "rocksdb/on q0");
+        List<String> lines = Files.readAllLines(results.path());
+        assertThat(lines).first().isEqualTo(Observation.HEADER);
+        assertThat(lines).hasSize(4);
+    }
+
+    @Test
+    void aReasonStaysOnItsLineAndInItsField() throws Exception {
+        ResultsFile results = new ResultsFile(dir.resolve("nexmark.csv"));
+        results.append(List.of(run(Mode.DEFAULT, NexmarkQuery.Q0, Leg.NATIVE, "the run failed: \"x\",\n  at y")));
+
+        List<String> lines = Files.readAllLines(results.path());
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(1)).contains("\"the run failed: 'x', at y\"");
+    }
+
+    @Test
+    void optionsAreCheckedAndTheSeedNamesItsOwnFile() {
+        assertThat(Nexmark.Options.parse(new String[0]).results().toString())
+                .endsWith("docs/benchmarks/nexmark-2000000-p2.csv");
+        assertThat(Nexmark.Options.parse(new String[] {"--seed", "7", "--events", "1000"}).results().toString())
+                .endsWith("docs/benchmarks/nexmark-1000-p2-seed7.csv");
+        assertThatThrownBy(() -> Nexmark.Options.parse(new String[] {"--event", "10"}))
+                .hasMessageContaining("unknown option --event");
+        assertThatThrownBy(() -> Nexmark.Options.parse(new String[] {"--pairs", "0"})).hasMessageContaining("--pairs");
+    }
+}
