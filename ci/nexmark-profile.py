@@ -32,6 +32,15 @@ def layer(frames):
     return 'other'
 
 
+def computing(frames):
+    """A native sample counts only in the libraries that compute: a thread blocked in a native
+    accept or poll is sampled too, and is no work."""
+    return any(f.startswith(NATIVE_WORK) for f in frames)
+
+
+NATIVE_WORK = ('dev.isthmus', 'jdk.internal.foreign', 'com.github.luben', 'org.xerial', 'io.airlift')
+
+
 def main():
     runs = []
     for line in open(sys.argv[1]):
@@ -46,7 +55,7 @@ def main():
     for line in sys.stdin:
         line = line.strip()
         if line.startswith('jdk.ExecutionSample') or line.startswith('jdk.NativeMethodSample'):
-            event = {'frames': []}
+            event = {'frames': [], 'native': line.startswith('jdk.NativeMethodSample')}
         elif event is None:
             continue
         elif line.startswith('startTime = '):
@@ -57,7 +66,7 @@ def main():
             event['thread'] = re.sub(r' \(\d+/\d+\)(#\d+)?$', '', name)
         elif re.match(r'[\w$.]+\(.*\)( line: \d+)?', line):
             event['frames'].append(line)
-        elif line == '}' and 'ms' in event:
+        elif line == '}' and 'ms' in event and not (event['native'] and not computing(event['frames'])):
             for leg, start, end in measured:
                 if start <= event['ms'] <= end:
                     threads[leg][event['thread']] += 1

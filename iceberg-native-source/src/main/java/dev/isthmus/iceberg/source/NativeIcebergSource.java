@@ -23,6 +23,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.data.RowData;
+import org.apache.iceberg.flink.FlinkReadConf;
+import org.apache.iceberg.flink.source.reader.ColumnStatsWatermarkExtractor;
+import org.apache.iceberg.flink.source.reader.IcebergSourceReader;
+import org.apache.iceberg.flink.source.reader.IcebergSourceReaderMetrics;
 import org.apache.iceberg.BaseMetadataTable;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -68,11 +72,20 @@ public final class NativeIcebergSource
     /** The same object as the one inside {@code source}: serialized together, they stay one. */
     private final NativeReaderFunction function;
     private final Schema readSchema;
+    /** With {@code watermark-column}: the reader's emitter, Iceberg's without its cost per record. */
+    private final SplitWatermarkEmitter<RowData> watermarkEmitter;
+    private final SerializableComparator<IcebergSourceSplit> splitComparator;
+    private final String tableName;
 
-    private NativeIcebergSource(IcebergSource<RowData> source, NativeReaderFunction function, Schema readSchema) {
+    private NativeIcebergSource(IcebergSource<RowData> source, NativeReaderFunction function, Schema readSchema,
+            SplitWatermarkEmitter<RowData> watermarkEmitter, SerializableComparator<IcebergSourceSplit> splitComparator,
+            String tableName) {
         this.source = source;
         this.function = function;
         this.readSchema = readSchema;
+        this.watermarkEmitter = watermarkEmitter;
+        this.splitComparator = splitComparator;
+        this.tableName = tableName;
     }
 
     public static Builder forRowData() {
@@ -89,7 +102,12 @@ public final class NativeIcebergSource
         function.registerReader(context.metricGroup(), context.getIndexOfSubtask());
         SourceReader<RowData, IcebergSourceSplit> reader;
         try {
-            reader = source.createReader(context);
+            // Iceberg's createReader, with the emitter swapped: the same reader, metrics, function
+            // and split order.
+            reader = watermarkEmitter == null ? source.createReader(context)
+                    : new IcebergSourceReader<>(watermarkEmitter,
+                            new IcebergSourceReaderMetrics(context.metricGroup(), tableName), function,
+                            splitComparator, context);
         } catch (Exception | Error e) {
             function.readerClosed(); // no reader will close the tracker registerReader opened
             throw e;
@@ -340,7 +358,7 @@ public final class NativeIcebergSource
             Schema projection = projection(t);
             NativeReaderFunction function = readerFunction(t, projection);
             return new NativeIcebergSource(icebergSource(t, projection, function), function,
-                    projection == null ? t.schema() : projection);
+                    projection == null ? t.schema() : projection, watermarkEmitter(t), splitComparator, t.name());
         }
 
         /**
@@ -358,6 +376,13 @@ public final class NativeIcebergSource
             NativeIcebergSource source = build();
             return env.fromSource(source, WatermarkStrategy.noWatermarks(), "NativeIcebergSource-" + table.name(),
                     source.getProducedType());
+        }
+
+        /** As Iceberg's builder chooses its watermark extractor: from the resolved read options. */
+        private SplitWatermarkEmitter<RowData> watermarkEmitter(Table t) {
+            FlinkReadConf conf = new FlinkReadConf(t, readOptions, flinkConfig);
+            return conf.watermarkColumn() == null ? null : new SplitWatermarkEmitter<>(
+                    new ColumnStatsWatermarkExtractor(t.schema(), conf.watermarkColumn(), conf.watermarkColumnTimeUnit()));
         }
 
         /** Given what Iceberg's builder would give its own reader function, resolved from the same inputs. */
