@@ -23,3 +23,20 @@ export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
 
 # The flags every JVM running Isthmus needs (see README.md).
 ISTHMUS_JVM_FLAGS="--enable-native-access=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"
+
+# Builds jmh/target/benchmarks.jar (tests skipped) unless ISTHMUS_SKIP_BUILD=1, showing Maven's
+# output only when the build fails.
+isthmus_build_benchmarks() {
+    if [ "${ISTHMUS_SKIP_BUILD:-0}" = "1" ]; then
+        return
+    fi
+    echo "building (tests skipped) ..."
+    local log
+    log=$(mktemp)
+    if ! mvn -B -ntp -Pbench -DskipTests package >"$log" 2>&1; then
+        cat "$log"
+        rm -f "$log"
+        exit 1
+    fi
+    rm -f "$log"
+}

@@ -6,14 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/env.sh
-if [ "${ISTHMUS_SKIP_BUILD:-0}" != "1" ]; then
-    echo "building (tests skipped) ..."
-    log=$(mktemp)
-    if ! mvn -B -ntp -Pbench -DskipTests package >"$log" 2>&1; then
-        cat "$log"
-        exit 1
-    fi
-    rm -f "$log"
-fi
+isthmus_build_benchmarks
 # shellcheck disable=SC2086
 exec java $ISTHMUS_JVM_FLAGS -cp jmh/target/benchmarks.jar dev.isthmus.bench.MainJob "$@"

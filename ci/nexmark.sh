@@ -9,15 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/env.sh
-if [ "${ISTHMUS_SKIP_BUILD:-0}" != "1" ]; then
-    echo "building (tests skipped) ..."
-    log=$(mktemp)
-    if ! mvn -B -ntp -Pbench -DskipTests package >"$log" 2>&1; then
-        cat "$log"
-        exit 1
-    fi
-    rm -f "$log"
-fi
+isthmus_build_benchmarks
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # shellcheck disable=SC2086
