@@ -120,11 +120,14 @@ fail() {
 }
 
 # A port nothing listens on (the test may run beside other clusters on the same machine), other
-# than the one given.
+# than the one given. It is taken below the kernel's ephemeral range: a port there can be held by
+# any outgoing connection (the first cluster's, closing), which no listen check sees and which
+# makes the bind fail.
 free_port() {
-    local port
+    local port low
+    read -r low _ </proc/sys/net/ipv4/ip_local_port_range
     while :; do
-        port=$((20000 + RANDOM % 40000))
+        port=$((10000 + RANDOM % (low - 10000)))
         if [ "$port" != "${1:-}" ] && ! (exec 3<>"/dev/tcp/localhost/$port") 2>/dev/null; then
             echo "$port"
             return
