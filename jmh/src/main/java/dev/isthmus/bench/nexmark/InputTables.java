@@ -44,8 +44,8 @@ import org.apache.iceberg.types.Types;
  * <p>Preparing is idempotent: the tables record their config, and complete tables of the same
  * config are kept as they are.
  */
-public final class InputTables {
-    public static final Schema PERSON_SCHEMA = new Schema(
+final class InputTables {
+    static final Schema PERSON_SCHEMA = new Schema(
             optional(1, "id", Types.LongType.get()),
             optional(2, "name", Types.StringType.get()),
             optional(3, "emailAddress", Types.StringType.get()),
@@ -54,7 +54,7 @@ public final class InputTables {
             optional(6, "state", Types.StringType.get()),
             optional(7, "dateTime", Types.TimestampType.withoutZone()),
             optional(8, "extra", Types.StringType.get()));
-    public static final Schema AUCTION_SCHEMA = new Schema(
+    static final Schema AUCTION_SCHEMA = new Schema(
             optional(1, "id", Types.LongType.get()),
             optional(2, "itemName", Types.StringType.get()),
             optional(3, "description", Types.StringType.get()),
@@ -65,7 +65,7 @@ public final class InputTables {
             optional(8, "seller", Types.LongType.get()),
             optional(9, "category", Types.LongType.get()),
             optional(10, "extra", Types.StringType.get()));
-    public static final Schema BID_SCHEMA = new Schema(
+    static final Schema BID_SCHEMA = new Schema(
             optional(1, "auction", Types.LongType.get()),
             optional(2, "bidder", Types.LongType.get()),
             optional(3, "price", Types.LongType.get()),
@@ -81,8 +81,9 @@ public final class InputTables {
             TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, String.valueOf(128 << 20),
             TableProperties.PARQUET_PAGE_SIZE_BYTES, String.valueOf(1 << 20),
             TableProperties.PARQUET_DICT_SIZE_BYTES, String.valueOf(2 << 20));
-    public static final int BUCKETS = 4;
-    private static final List<String> NAMES = List.of("person", "auction", "bid");
+    static final int BUCKETS = 4;
+    /** The tables, in the order of {@link #SCHEMAS}. */
+    static final List<String> NAMES = List.of("person", "auction", "bid");
     private static final List<Schema> SCHEMAS = List.of(PERSON_SCHEMA, AUCTION_SCHEMA, BID_SCHEMA);
     /** Bids go by auction, so that each auction's bids of a stripe sit in one file, in event order. */
     private static final List<String> BUCKET_COLUMNS = List.of("id", "id", "auction");
@@ -90,6 +91,11 @@ public final class InputTables {
     static final String COMPLETE = "nexmark.complete";
 
     private InputTables() {}
+
+    /** The schema of input table {@code name}, one of {@link #NAMES}. */
+    static Schema schema(String name) {
+        return SCHEMAS.get(NAMES.indexOf(name));
+    }
 
     /**
      * Leaves the three tables of {@code config} in {@code namespace}: kept if they are complete and

@@ -18,7 +18,7 @@ import java.time.Instant;
  * @param baseTimeMillis the time of event 0, epoch milliseconds
  * @param stripeEvents events per stripe; the last stripe may be shorter
  */
-public record NexmarkConfig(long events, long seed, int eventsPerSecond, long baseTimeMillis, int stripeEvents) {
+record NexmarkConfig(long events, long seed, int eventsPerSecond, long baseTimeMillis, int stripeEvents) {
     /** Events per epoch of the mix: 1 person, then 3 auctions, then 46 bids. */
     static final int EPOCH = 50;
     static final int AUCTIONS_PER_EPOCH = 3;

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * <p>The SQL is {@code nexmark/qN.sql} on the classpath: upstream's text, changed only where Flink
  * 2.1 or the harness requires (each file's first comment lines say how), for {@link QueryScript}.
  */
-public enum NexmarkQuery {
+enum NexmarkQuery {
     // (inputs, bucket column[, processing time], upsert keys...)
     Q0("bid", "auction"),
     Q1("bid", "auction"),

@@ -2,10 +2,10 @@ package dev.isthmus.bench.nexmark;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -15,6 +15,7 @@ import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.ExplainDetail;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -22,6 +23,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.io.CloseableIterable;
 
 /**
@@ -37,13 +39,6 @@ final class QueryRun {
     static final Namespace OUTPUT = Namespace.of("nexmark_out");
     private static final long MIB = 1024 * 1024;
 
-    private static final Map<String, String> INPUT_COLUMNS = Map.of(
-            "person", "id BIGINT, name STRING, emailAddress STRING, creditCard STRING, city STRING, state STRING,"
-                    + " `dateTime` TIMESTAMP(6), extra STRING",
-            "auction", "id BIGINT, itemName STRING, description STRING, initialBid BIGINT, reserve BIGINT,"
-                    + " `dateTime` TIMESTAMP(6), expires TIMESTAMP(6), seller BIGINT, category BIGINT, extra STRING",
-            "bid", "auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING, `dateTime` TIMESTAMP(6),"
-                    + " extra STRING");
     private static final Map<String, String> VIEWS = Map.of(
             "person", "SELECT id, name, emailAddress, creditCard, city, state, rowtime AS `dateTime`, extra FROM person_src",
             "auction", "SELECT id, itemName, description, initialBid, reserve, rowtime AS `dateTime`,"
@@ -74,7 +69,7 @@ final class QueryRun {
         String warehouse = settings.warehouse().toUri().toString();
         sql.executeSql("CREATE CATALOG " + leg.catalog() + " WITH ('type'='" + leg.catalogType()
                 + "', 'catalog-type'='hadoop', 'warehouse'='" + warehouse + "'" + leg.strictOption() + ")").await();
-        for (String input : List.of("person", "auction", "bid")) {
+        for (String input : InputTables.NAMES) {
             sql.executeSql(sourceTable(input, leg, warehouse, query.processingTime())).await();
             sql.executeSql("CREATE TEMPORARY VIEW " + input + " AS " + VIEWS.get(input)).await();
         }
@@ -153,7 +148,7 @@ final class QueryRun {
      */
     private static String sourceTable(String input, Leg leg, String warehouse, boolean unbounded) {
         String split = Long.toString(128 * MIB);
-        return "CREATE TEMPORARY TABLE " + input + "_src (" + INPUT_COLUMNS.get(input)
+        return "CREATE TEMPORARY TABLE " + input + "_src (" + columns(InputTables.schema(input))
                 + ", rowtime AS CAST(`dateTime` AS TIMESTAMP(3)), WATERMARK FOR rowtime AS SOURCE_WATERMARK())"
                 + " WITH ('connector'='" + leg.connector() + "', 'catalog-name'='nexmark_input',"
                 + " 'catalog-type'='hadoop', 'warehouse'='" + warehouse + "', 'catalog-database'='" + INPUT
@@ -162,6 +157,13 @@ final class QueryRun {
                 + (unbounded ? ", 'streaming'='true', 'starting-strategy'='TABLE_SCAN_THEN_INCREMENTAL',"
                         + " 'monitor-interval'='1 s'" : "")
                 + leg.strictOption() + ")";
+    }
+
+    /** The Flink columns of an Iceberg schema, as Iceberg's connector maps them (a timestamp is TIMESTAMP(6)). */
+    private static String columns(Schema schema) {
+        return FlinkSchemaUtil.convert(schema).getFields().stream()
+                .map(field -> "`" + field.getName() + "` " + field.getType().asSerializableString())
+                .collect(Collectors.joining(", "));
     }
 
     /**

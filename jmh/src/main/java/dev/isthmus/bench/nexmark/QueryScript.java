@@ -23,7 +23,6 @@ final class QueryScript {
 
     private final List<String> setupStatements;
     private final String sinkColumns;
-    private final List<String> sinkColumnNames;
     private final List<String> upsertKeys;
     private final String insertHead;
     private final String insertTail;
@@ -32,10 +31,10 @@ final class QueryScript {
             String insertHead, String insertTail) {
         this.setupStatements = List.copyOf(setupStatements);
         this.sinkColumns = sinkColumns;
-        this.sinkColumnNames = columnNames(sinkColumns);
         this.upsertKeys = List.copyOf(upsertKeys);
         this.insertHead = insertHead;
         this.insertTail = insertTail;
+        List<String> sinkColumnNames = columnNames(sinkColumns);
         for (String key : upsertKeys) {
             if (!sinkColumnNames.contains(key)) {
                 throw new IllegalArgumentException("Upsert key " + key + " is not a column of the sink " + sinkColumnNames);
@@ -89,18 +88,9 @@ final class QueryScript {
         return setupStatements;
     }
 
-    /** The text between the parentheses of the sink's CREATE TABLE: its column definitions as written, less comments. */
-    String sinkColumns() {
-        return sinkColumns;
-    }
-
-    /** The sink's column names, unquoted, in order. */
-    List<String> sinkColumnNames() {
-        return sinkColumnNames;
-    }
-
     /**
-     * {@link #sinkColumns()} followed, for an updating query, by
+     * The text between the parentheses of the sink's CREATE TABLE (its column definitions as
+     * written, less comments) followed, for an updating query, by
      * {@code PRIMARY KEY (<upsert keys>) NOT ENFORCED}: a schema for a Flink CREATE TABLE.
      */
     String sinkSchema() {

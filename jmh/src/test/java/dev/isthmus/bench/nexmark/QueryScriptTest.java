@@ -48,9 +48,9 @@ class QueryScriptTest {
                 SELECT a, b, c FROM nexmark_q1x;
                 """, "nexmark_q1", List.of("day", "a"));
         assertThat(script.setupStatements()).containsExactly("CREATE FUNCTION f AS 'F'", "CREATE VIEW nexmark_q10 AS SELECT 1");
-        assertThat(script.sinkColumns()).isEqualTo("a BIGINT,\n  `day` DECIMAL(23, 3), \n  c VARCHAR");
-        assertThat(script.sinkColumnNames()).containsExactly("a", "day", "c");
-        assertThat(script.sinkSchema()).endsWith("c VARCHAR,\n  PRIMARY KEY (`day`, `a`) NOT ENFORCED");
+        // The quoted `day` is a column by its unquoted name: the key names it so.
+        assertThat(script.sinkSchema()).isEqualTo(
+                "a BIGINT,\n  `day` DECIMAL(23, 3), \n  c VARCHAR,\n  PRIMARY KEY (`day`, `a`) NOT ENFORCED");
         assertThat(script.insert("cat.db.`out`")).isEqualTo("INSERT INTO cat.db.`out`\nSELECT a, b, c FROM nexmark_q1x");
     }
 
