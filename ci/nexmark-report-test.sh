@@ -18,6 +18,7 @@ fail() { echo "nexmark-report-test: $*" >&2; exit 1; }
 has() { grep -qF -- "$2" "$1" || fail "$1 lacks: $2"; }
 
 "$report" "$fixture" --json "$tmp/n.json" --svg "$tmp/n.svg" > "$tmp/out.md"
+"$report" "$fixture" --mode heap/off --svg "$tmp/heap.svg" > /dev/null
 # Medians of the measured pairs only; the ratio is of the medians.
 has "$tmp/out.md" '| q0 | 500 (480-550) | 1,000 (990-1,030) | 0.50x | pass | ok | 5,000 | 5 |'
 has "$tmp/out.md" '| q18 | 1,500 (1,480-1,550) | 1,000 (990-1,030) | 1.50x | FAIL 1/4 | ok | 5,000 (stock differs: pair 0) | 5 |'
@@ -29,7 +30,7 @@ has "$tmp/out.md" '| q4 | 950 (900-1,000) | 1,050 (1,000-1,100) | 0.90x | FAIL 1
 # q18 and q22 are out: all = (0.5*2*2*2*4*2)^(1/21) = 32^(1/21) = 1.179, append-only (15 left)
 # 4^(1/15) = 1.097, updating (6 left) 8^(1/6) = 1.414, without q12 8^(1/20) = 1.110.
 has "$tmp/out.md" 'passed (21): 1.18x; append-only 1.10x (15), updating 1.41x (6), I/O-comparable (without q12, which runs on processing time) 1.11x (20). Below 0.95x: 1 (q0). Excluded: q18 (parity), q22 (proof).'
-python3 - "$tmp/n.json" "$tmp/n.svg" <<'PY'
+python3 - "$tmp/n.json" "$tmp/n.svg" "$tmp/heap.svg" <<'PY'
 import json, math, sys, xml.dom.minidom
 heap = json.load(open(sys.argv[1]))[0]
 assert heap['mode'] == 'heap/off' and heap['queries']['q22']['ratio'] == 0.8
@@ -37,8 +38,12 @@ for subset, want in {'all': 32 ** (1 / 21), 'append-only': 4 ** (1 / 15), 'updat
                      'I/O-comparable': 8 ** (1 / 20)}.items():
     got = heap['geomeans'][subset]['geomean']
     assert math.isclose(got, want, rel_tol=1e-12), (subset, got, want)
-svg = xml.dom.minidom.parse(sys.argv[2])
-assert len(svg.getElementsByTagName('rect')) == 2 + 23  # background, hatch tile, 23 bars
+def bars(path):
+    """The chart's bars by their tooltips: one per query and mode with a ratio."""
+    return [t.firstChild.data for t in xml.dom.minidom.parse(path).getElementsByTagName('title')]
+both = bars(sys.argv[2])  # heap/off's 23 queries beside rocksdb/on's q0 and q4
+assert len(both) == 25 and 'q4 rocksdb/on 0.90x' in both and 'q0 heap/off 0.50x' in both, both
+assert len(bars(sys.argv[3])) == 23 and not any('rocksdb' in b for b in bars(sys.argv[3]))
 PY
 
 # --check: the section just written matches; a number changed by hand does not.

@@ -8,7 +8,7 @@ docs can always be traced back to, and checked against, the raw runs.
 Usage:
   ci/nexmark-report.py CSV... [--mode MODE] [--svg FILE] [--json FILE]
       Markdown tables to stdout (every mode in the CSVs), the JSON of every number in them,
-      and the chart of one mode (default the first).
+      and the chart of the first configuration's modes (or only --mode), side by side.
   ci/nexmark-report.py CSV... --markdown FILE --section NAME
       Writes the tables between <!-- nexmark:NAME:start --> and <!-- nexmark:NAME:end --> in
       FILE (markers appended at the end if absent).
@@ -207,15 +207,22 @@ def markdown(groups, analyses, sources):
     return '\n'.join(out)
 
 
-def svg(label, mode, a):
-    """A bar chart of one mode's ratios, linear axis from 0 so bar heights compare."""
-    W, H, left, right, top, bottom = 900, 400, 60, 20, 50, 70
+MODE_COLOURS = {'heap/off': '#2b7bba', 'heap/on': '#7fb8e0', 'rocksdb/off': '#2a9d5c',
+                'rocksdb/on': '#8fd1a8'}
+
+
+def svg(label, modes):
+    """A bar chart of the ratios per query, one bar per mode side by side; linear axis from 0
+    so bar heights compare. modes is [(mode, analysis)] of one configuration."""
+    W, H, left, right, top, bottom = 960, 420, 60, 20, 50, 90
     pw, ph = W - left - right, H - top - bottom
-    qs = a['queries']
-    peak = max([s['ratio'] or 0 for s in qs.values()] + [1.0]) * 1.12
+    queries = [q for q in QUERIES if any(q in a['queries'] for _, a in modes)]
+    ratios = [s['ratio'] or 0 for _, a in modes for s in a['queries'].values()]
+    peak = max(ratios + [1.0]) * 1.12
     step = next(s for s in (0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 20, 50) if peak / s <= 8)
     ymax = math.ceil(peak / step) * step
     y = lambda v: top + ph - v / ymax * ph
+    names = ', '.join(mode for mode, _ in modes)
     e = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
          f'viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="11">',
          '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
@@ -223,7 +230,7 @@ def svg(label, mode, a):
          '<line x1="0" y1="0" x2="0" y2="6" stroke="#888" stroke-width="2"/></pattern></defs>',
          f'<rect width="{W}" height="{H}" fill="white"/>',
          f'<text x="{W / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">'
-         f'Nexmark, stock / native time (median), {escape(mode)}, {escape(label)}</text>']
+         f'Nexmark, stock / native time (median), {escape(names)}, {escape(label)}</text>']
     for i in range(int(round(ymax / step)) + 1):
         v = i * step
         e.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
@@ -231,27 +238,39 @@ def svg(label, mode, a):
                  f'text-anchor="end">{v:g}x</text>')
     e.append(f'<text transform="translate(16 {top + ph / 2}) rotate(-90)" '
              'text-anchor="middle">stock / native (&gt;1: native faster)</text>')
-    slot = pw / max(len(qs), 1)
-    bar = min(slot * 0.7, 36)  # a mode with few queries gets bars, not slabs
-    for i, (q, s) in enumerate(qs.items()):
-        cx, r = left + slot * (i + 0.5), s['ratio']
-        if r is not None:
-            fill = ('url(#hatch)' if not s['passed'] else '#2b7bba' if r >= 1 else '#e0702a')
-            e.append(f'<rect x="{cx - bar / 2:.1f}" y="{y(r):.1f}" width="{bar:.1f}" '
-                     f'height="{y(0) - y(r):.1f}" fill="{fill}"/>')
-        e.append(f'<text x="{cx:.1f}" y="{(y(r) if r else y(0)) - 4:.1f}" text-anchor="middle" '
-                 f'font-size="9">{x(r)[:-1] if r else "n/a"}</text>'
-                 f'<text x="{cx:.1f}" y="{y(0) + 15:.1f}" text-anchor="middle">{q}</text>')
+    slot = pw / max(len(queries), 1)
+    bar = min(slot * 0.8 / len(modes), 36)  # few queries get bars, not slabs
+    for i, q in enumerate(queries):
+        cx = left + slot * (i + 0.5)
+        for j, (mode, a) in enumerate(modes):
+            s = a['queries'].get(q)
+            r = s and s['ratio']
+            if not r:
+                continue
+            bx = cx + (j - len(modes) / 2) * bar
+            fill = 'url(#hatch)' if not s['passed'] else MODE_COLOURS[mode]
+            e.append(f'<rect x="{bx:.1f}" y="{y(r):.1f}" width="{bar:.1f}" '
+                     f'height="{y(0) - y(r):.1f}" fill="{fill}"><title>{q} {mode} {x(r)}'
+                     '</title></rect>')
+            if len(modes) == 1:
+                e.append(f'<text x="{cx:.1f}" y="{y(r) - 4:.1f}" text-anchor="middle" '
+                         f'font-size="9">{x(r)[:-1]}</text>')
+        e.append(f'<text x="{cx:.1f}" y="{y(0) + 15:.1f}" text-anchor="middle">{q}</text>')
     e.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(1):.1f}" y2="{y(1):.1f}" '
              'stroke="black" stroke-dasharray="5 3"/>'
              f'<line x1="{left}" x2="{left}" y1="{top}" y2="{y(0)}" stroke="black"/>'
              f'<line x1="{left}" x2="{left + pw}" y1="{y(0)}" y2="{y(0)}" stroke="black"/>')
-    g = a['geomeans']['all']
-    lines = (f'Geomean {x(g["geomean"])} over the {len(g["queries"])} queries whose parity and '
-             f'proof passed; the dashed line is 1.0x (as fast).',
-             'Blue: native as fast or faster; orange: native slower; hatched grey: parity or proof '
-             f'failed ({", ".join(a["excluded"]) or "none"}), left out of the geomean.')
-    e += [f'<text x="{W / 2}" y="{H - 30 + 16 * i}" text-anchor="middle">{escape(t)}</text>'
+    legend_y = H - 52
+    for j, (mode, a) in enumerate(modes):
+        g = a['geomeans']['all']
+        lx = left + j * (pw / len(modes))
+        e.append(f'<rect x="{lx:.1f}" y="{legend_y - 10}" width="12" height="12" '
+                 f'fill="{MODE_COLOURS[mode]}"/><text x="{lx + 18:.1f}" y="{legend_y}">'
+                 f'{escape(mode)}: geomean {x(g["geomean"])} ({len(g["queries"])} queries)</text>')
+    failed = sorted({f'{q} {mode}' for mode, a in modes for q in a['excluded']})
+    lines = ('Dashed line: 1.0x (as fast). Hatched grey: parity or proof failed '
+             f'({", ".join(failed) or "none"}), left out of the geomean.',)
+    e += [f'<text x="{W / 2}" y="{H - 22 + 16 * i}" text-anchor="middle">{escape(t)}</text>'
           for i, t in enumerate(lines)] + ['</svg>']
     return '\n'.join(e) + '\n'
 
@@ -325,7 +344,8 @@ def main():
     if (args.svg or args.json) and not modes:
         die(f'no mode {args.mode} in the CSVs')
     if args.svg:
-        open(args.svg, 'w').write(svg(*modes[0], analyses[modes[0]]))
+        label = modes[0][0]  # one configuration per chart: the first label's modes
+        open(args.svg, 'w').write(svg(label, [(m, analyses[l, m]) for l, m in modes if l == label]))
     if args.json:
         out = [{'configuration': label, 'mode': mode, **analyses[label, mode]}
                for label, mode in groups]

@@ -15,10 +15,16 @@ trap 'rm -f "$log"' EXIT
 # shellcheck disable=SC2086
 java $ISTHMUS_JVM_FLAGS -Xmx12g -cp jmh/target/benchmarks.jar dev.isthmus.bench.nexmark.Nexmark "$@" 2>&1 | tee "$log"
 
-# The report: docs/nexmark.md's section for the results CSV, its chart and its numbers as JSON,
-# all recomputed from the CSV (ci/nexmark-report.py --check --markdown docs/nexmark.md checks them).
+# The report: its section, chart and numbers as JSON, all recomputed from the CSV. Results under
+# docs/benchmarks/ are published into docs/nexmark.md (ci/nexmark-report.py --check --markdown
+# docs/nexmark.md checks them); others get their report beside the CSV.
 results=$(sed -n 's/^nexmark: results //p' "$log" | tail -n 1)
+dir=$(dirname "$results")
 name=$(basename "$results" .csv)
-python3 ci/nexmark-report.py "$results" --markdown docs/nexmark.md --section "$name" \
-    --svg "$(dirname "$results")/$name.svg" --json "$(dirname "$results")/$name.json"
-echo "nexmark: report in docs/nexmark.md (section $name), chart $(dirname "$results")/$name.svg"
+markdown="$dir/$name.md"
+if [[ "$(cd "$dir" && pwd -P)" == "$(pwd -P)/docs/benchmarks" ]]; then
+    markdown=docs/nexmark.md
+fi
+python3 ci/nexmark-report.py "$results" --markdown "$markdown" --section "$name" \
+    --svg "$dir/$name.svg" --json "$dir/$name.json"
+echo "nexmark: report in $markdown (section $name), chart $dir/$name.svg"
