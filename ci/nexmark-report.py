@@ -245,7 +245,9 @@ def svg(label, modes):
         for j, (mode, a) in enumerate(modes):
             s = a['queries'].get(q)
             r = s and s['ratio']
-            if not r:
+            if not r:  # no time to compare: say so where the bar would stand
+                e.append(f'<text x="{cx + (j - len(modes) / 2 + 0.5) * bar:.1f}" y="{y(0) - 4:.1f}" '
+                         'text-anchor="middle" font-size="9">n/a</text>')
                 continue
             bx = cx + (j - len(modes) / 2) * bar
             fill = 'url(#hatch)' if not s['passed'] else MODE_COLOURS[mode]
@@ -266,7 +268,7 @@ def svg(label, modes):
         lx = left + j * (pw / len(modes))
         e.append(f'<rect x="{lx:.1f}" y="{legend_y - 10}" width="12" height="12" '
                  f'fill="{MODE_COLOURS[mode]}"/><text x="{lx + 18:.1f}" y="{legend_y}">'
-                 f'{escape(mode)}: geomean {x(g["geomean"])} ({len(g["queries"])} queries)</text>')
+                 f'{escape(mode)}: geomean {x(g["geomean"])}</text>')
     failed = sorted({f'{q} {mode}' for mode, a in modes for q in a['excluded']})
     lines = ('Dashed line: 1.0x (as fast). Hatched grey: parity or proof failed '
              f'({", ".join(failed) or "none"}), left out of the geomean.',)

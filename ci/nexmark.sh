@@ -22,7 +22,7 @@ results=$(sed -n 's/^nexmark: results //p' "$log" | tail -n 1)
 dir=$(dirname "$results")
 name=$(basename "$results" .csv)
 markdown="$dir/$name.md"
-if [[ "$(cd "$dir" && pwd -P)" == "$(pwd -P)/docs/benchmarks" ]]; then
+if [[ "$(cd -- "$dir" >/dev/null && pwd -P)" == "$(pwd -P)/docs/benchmarks" ]]; then
     markdown=docs/nexmark.md
 fi
 python3 ci/nexmark-report.py "$results" --markdown "$markdown" --section "$name" \
