@@ -32,13 +32,13 @@ def layer(frames):
     return 'other'
 
 
+NATIVE_WORK = ('dev.isthmus', 'jdk.internal.foreign', 'com.github.luben', 'org.xerial', 'io.airlift')
+
+
 def computing(frames):
     """A native sample counts only in the libraries that compute: a thread blocked in a native
     accept or poll is sampled too, and is no work."""
     return any(f.startswith(NATIVE_WORK) for f in frames)
-
-
-NATIVE_WORK = ('dev.isthmus', 'jdk.internal.foreign', 'com.github.luben', 'org.xerial', 'io.airlift')
 
 
 def main():
