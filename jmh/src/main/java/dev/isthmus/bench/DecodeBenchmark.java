@@ -74,8 +74,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Decoding the bids file, one full single-threaded scan per operation, every value touched:
  * longs summed; strings by length plus their first and last byte (the bytes must exist,
  * without adding a per-byte loop that would dilute every leg alike); timestamps by their
- * value. Rows per second = rows / score. The native legs read through the same Flink
- * {@code ColumnarRowData} the native source emits.
+ * value. Rows per second = rows / score. The {@code isthmusFlinkRows} legs read through the
+ * same Flink {@code ColumnarRowData} the native source emits; {@code isthmusArrowBuffers} reads
+ * the imported Arrow buffers directly, as an Arrow consumer would.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -100,7 +101,7 @@ public class DecodeBenchmark {
 
     /** Isthmus: the native decoder into Arrow, read through Flink's columnar rows. */
     @Benchmark
-    public long isthmusNative() {
+    public long isthmusFlinkRows() {
         try (NativeParquetFile parquet = NativeParquetFile.open(file)) {
             return readAll(parquet, false);
         }
@@ -108,7 +109,7 @@ public class DecodeBenchmark {
 
     /** The same, with dictionary-encoded strings kept as Arrow dictionaries. */
     @Benchmark
-    public long isthmusNativeDictionaries() {
+    public long isthmusFlinkRowsDictionaries() {
         try (NativeParquetFile parquet = NativeParquetFile.open(file)) {
             return readAll(parquet, true);
         }
@@ -116,7 +117,7 @@ public class DecodeBenchmark {
 
     /** The same through Iceberg's FileIO: Java reads the column chunks into the library's buffers. */
     @Benchmark
-    public long isthmusNativeFileIo() {
+    public long isthmusFlinkRowsFileIo() {
         try (NativeParquetFile parquet = NativeParquetFile.open(Files.localInput(file.toFile()))) {
             return readAll(parquet, false);
         }
@@ -128,7 +129,7 @@ public class DecodeBenchmark {
      * byte), column by column, as the column-reader leg does with parquet-java.
      */
     @Benchmark
-    public long isthmusNativeColumnar() {
+    public long isthmusArrowBuffers() {
         long sum = 0;
         try (NativeParquetFile parquet = NativeParquetFile.open(file);
                 NativeParquetScan scan = parquet.scan(ScanOptions.of(BidsParquetFile.SCHEMA), TRACKER)) {
@@ -185,9 +186,9 @@ public class DecodeBenchmark {
 
     /**
      * Arrow C++ (arrow-dataset's Parquet scanner, through its JNI bindings) in batches of the
-     * native leg's size, every value read by the same loops as {@link #isthmusNativeColumnar}
+     * native leg's size, every value read by the same loops as {@link #isthmusArrowBuffers}
      * over the buffers Arrow Java imports: one file open and scan per operation, as the native
-     * legs do. Its checksum equals {@link #isthmusNativeColumnar}'s and
+     * legs do. Its checksum equals {@link #isthmusArrowBuffers}'s and
      * {@link #parquetJavaColumnReader}'s (timestamps as their raw micros); {@link ArrowCpp}
      * checks that before the first measurement.
      */
@@ -233,7 +234,7 @@ public class DecodeBenchmark {
             long again = scan(file);
             long own = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - ownBefore) / 1_000_000;
             Map<String, Long> cpuAfter = threadCpuMillis();
-            long nativeSum = benchmark.isthmusNativeColumnar();
+            long nativeSum = benchmark.isthmusArrowBuffers();
             long stockSum = benchmark.parquetJavaColumnReader();
             if (sum != again || sum != nativeSum || sum != stockSum) {
                 throw new IllegalStateException(String.format(Locale.ROOT,
@@ -362,7 +363,7 @@ public class DecodeBenchmark {
 
     /**
      * Not a competitor: the native decode and the import of each batch, with no value read in
-     * Java. The gap to {@link #isthmusNative} is what reading the values through Flink's
+     * Java. The gap to {@link #isthmusFlinkRows} is what reading the values through Flink's
      * row interface costs.
      */
     @Benchmark

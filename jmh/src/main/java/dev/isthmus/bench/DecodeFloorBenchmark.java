@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The floor under {@link DecodeBenchmark}: decompressing every page of the same bids file and
- * nothing else, as the issue defines it (zstd-jni, the binding parquet-java uses), and through
- * Isthmus's own statically linked zstd. The compressed pages are read into memory first, so
+ * nothing else, with zstd-jni (the binding parquet-java uses: the floor the decoder is held to) and
+ * with Isthmus's own statically linked zstd. The compressed pages are read into memory first, so
  * neither leg pays for I/O, page headers or CRCs; each decompresses into one reused buffer.
  * Run it in the same JMH invocation as {@code DecodeBenchmark} so the ratios share a machine state.
  */
@@ -66,7 +66,7 @@ public class DecodeFloorBenchmark {
         arena.close();
     }
 
-    /** zstd-jni into a heap array: the issue's definition of the floor. */
+    /** zstd-jni into a heap array: the floor the decoder's target is stated against. */
     @Benchmark
     public long zstdJniPages() {
         long total = 0;
