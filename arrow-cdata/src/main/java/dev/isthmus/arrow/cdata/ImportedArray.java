@@ -147,6 +147,11 @@ public final class ImportedArray implements AutoCloseable {
         return view.length();
     }
 
+    /** The bytes of the producer's buffers this array spans. */
+    long bufferBytes() {
+        return bufferBytes;
+    }
+
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
         return closed.get();

@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.source;
 
+import dev.isthmus.arrow.cdata.ArenaRuns;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.vector.BinaryRowTransposer;
 import dev.isthmus.ffm.NativeException;
@@ -179,8 +180,11 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         return limiter.reached();
     }
 
-    /** Opens file {@code fileOffset} of {@code split} at record {@code recordOffset}, natively if it can. */
-    TaskReader openTask(String splitId, int fileOffset, long recordOffset, FileScanTask task) {
+    /**
+     * Opens file {@code fileOffset} of {@code split} at record {@code recordOffset}, natively if it can,
+     * its batches in the split's arena {@code runs}.
+     */
+    TaskReader openTask(String splitId, int fileOffset, long recordOffset, FileScanTask task, ArenaRuns runs) {
         Map<Integer, ?> constants = PartitionUtil.constantsMap(task, RowDataUtil::convertConstant);
         // Before anything of the task touches native code: without the library every task falls back.
         Optional<NativeLibraryException> noLibrary = NativeLibrary.unavailable();
@@ -189,7 +193,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         if (refusal == null) {
             try {
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
-                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, tracker);
+                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, tracker, runs);
             } catch (NativeException.Unsupported | UnsupportedOperationException e) {
                 refusal = "the native decoder does not support it";
                 cause = e;

@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.source;
 
+import dev.isthmus.arrow.cdata.ArenaRuns;
 import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
@@ -19,6 +20,8 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
     private final NativeReaderFunction function;
     private final String splitId;
     private final List<FileScanTask> tasks;
+    /** The split's batches share arenas across its files: one arena close per run, not per small file. */
+    private final ArenaRuns runs = ArenaRuns.forBatches();
     private int fileOffset;
     private long recordOffset;
     private TaskReader current;
@@ -45,7 +48,7 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                 if (fileOffset >= tasks.size() || function.limitReached()) {
                     return false;
                 }
-                current = function.openTask(splitId, fileOffset, recordOffset, tasks.get(fileOffset));
+                current = function.openTask(splitId, fileOffset, recordOffset, tasks.get(fileOffset), runs);
                 recordOffset = 0;
             }
             pending = current.next();
@@ -77,9 +80,13 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                 pending = null;
             }
         } finally {
-            if (current != null) {
-                current.close();
-                current = null;
+            try {
+                if (current != null) {
+                    current.close();
+                    current = null;
+                }
+            } finally {
+                runs.close();
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.source;
 
+import dev.isthmus.arrow.cdata.ArenaRuns;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.vector.BinaryRowTransposer;
@@ -96,12 +97,13 @@ final class NativeTaskReader implements TaskReader {
      * @param constants the task's constant columns by field id, in Flink's representation
      * @param filter the source's filters combined, or {@code null} for none
      * @param binaryRows where to transpose batches to binary rows, or {@code null} for columnar rows
+     * @param runs the arena runs the split's batches share
      * @throws dev.isthmus.ffm.NativeException.Unsupported if the decoder cannot read the file
      */
     static NativeTaskReader open(String splitId, int fileOffset, long recordOffset, FileScanTask task,
             Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, Expression filter, boolean caseSensitive,
             FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
-            BinaryRowBuffers binaryRows, MemoryTracker tracker) {
+            BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs) {
         List<Types.NestedField> projected = readSchema.columns();
         ColumnVector[] constantColumns = new ColumnVector[projected.size()];
         int[] scanColumn = new int[projected.size()];
@@ -153,7 +155,7 @@ final class NativeTaskReader implements TaskReader {
                     groups.stream().mapToInt(Integer::intValue).toArray(), filterRows ? 0 : recordOffset,
                     options.batchSize(), false);
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
-            NativeParquetScan scan = file.scan(scanOptions, tracker);
+            NativeParquetScan scan = file.scan(scanOptions, tracker, runs);
             metrics.nativeTask(groups.size(), pruned, prunedByDictionary,
                     chunkBytes(file, groups, scanOptions.projection()));
             RowPositions positions = new RowPositions(file, groups, filterRows ? 0 : recordOffset);

@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.source.parquet;
 
+import dev.isthmus.arrow.cdata.ArenaRuns;
 import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.NativeErrors;
@@ -275,9 +276,20 @@ public final class NativeParquetFile implements AutoCloseable {
 
     /** Starts a scan; it keeps what it needs, so it may outlive this handle. */
     public NativeParquetScan scan(ScanOptions options, MemoryTracker tracker) {
+        return scan(options, tracker, null);
+    }
+
+    /**
+     * Starts a scan whose batches share arenas with other scans' batches in {@code runs} (the files
+     * of one split: one arena close per run rather than per file), or with runs of its own if
+     * {@code null}; it keeps what it needs, so it may outlive this handle.
+     *
+     * @throws IllegalStateException if {@code runs} is closed
+     */
+    public NativeParquetScan scan(ScanOptions options, MemoryTracker tracker, ArenaRuns runs) {
         MemorySegment file = handle.acquire();
         try {
-            return NativeParquetScan.open(this, file, options, tracker);
+            return NativeParquetScan.open(this, file, options, tracker, runs);
         } finally {
             handle.release();
         }

@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.source.parquet;
 
+import dev.isthmus.arrow.cdata.ArenaRuns;
 import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.arrow.cdata.ImportArenas;
 import dev.isthmus.arrow.cdata.ImportedArray;
@@ -47,7 +48,13 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     private final NativeHandle scan;
     private final ArrowField schema;
     private final MemoryTracker tracker;
-    private final Arena scratch = Arena.ofShared();
+    /**
+     * The structs every call fills. Calls in flight keep the scan alive ({@link NativeHandle}), and
+     * the scan may be freed on any thread, so they need an arena open to every thread; an
+     * automatic one, as closing a shared arena handshakes with every thread of the JVM, once per
+     * file for a split of many small files.
+     */
+    private final Arena scratch = Arena.ofAuto();
     private final ImportArenas batchArenas;
     private final MemorySegment error = NativeErrors.allocate(scratch);
     private final MemorySegment state = scratch.allocate(ValueLayout.JAVA_INT);
@@ -58,18 +65,22 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     private boolean ended;
 
     private NativeParquetScan(NativeParquetFile file, MemorySegment scan, MemorySegment memoryHold, ArrowField schema,
-            MemoryTracker tracker) {
+            MemoryTracker tracker, ArenaRuns runs) {
         this.file = file;
         this.scan = new NativeHandle(scan, "scan of " + file.name(), this::free);
         this.schema = schema;
         this.tracker = tracker;
         // The hold is released once every batch's arena is closed, possibly on another thread.
-        this.batchArenas = ImportArenas.forBatches(() -> isthmus_h.isthmus_scan_memory_release(memoryHold));
+        Runnable releaseHold = () -> isthmus_h.isthmus_scan_memory_release(memoryHold);
+        this.batchArenas = runs == null ? ImportArenas.forBatches(releaseHold) : runs.open(releaseHold);
     }
 
-    /** Opens a scan of {@code file}, whose handle {@code fileHandle} the caller holds a lease on. */
+    /**
+     * Opens a scan of {@code file}, whose handle {@code fileHandle} the caller holds a lease on; its
+     * batches' arenas come from {@code runs}, or from runs of its own if {@code null}.
+     */
     static NativeParquetScan open(NativeParquetFile file, MemorySegment fileHandle, ScanOptions options,
-            MemoryTracker tracker) {
+            MemoryTracker tracker, ArenaRuns runs) {
         MemorySegment scan;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
@@ -112,7 +123,14 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
                 NativeErrors.check(isthmus_h.isthmus_scan_hold_memory(scan, out, error), error);
                 hold = out.get(ValueLayout.ADDRESS, 0);
             }
-            return new NativeParquetScan(file, scan, hold, schema, tracker);
+            NativeParquetScan opened;
+            try {
+                opened = new NativeParquetScan(file, scan, hold, schema, tracker, runs);
+            } catch (RuntimeException e) {
+                isthmus_h.isthmus_scan_memory_release(hold);
+                throw e;
+            }
+            return opened;
         } catch (RuntimeException e) {
             isthmus_h.isthmus_scan_close(scan);
             throw e;
@@ -258,7 +276,6 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             throw new UncheckedIOException("cannot close " + file.name(), e);
         } finally {
             isthmus_h.isthmus_scan_close(scan);
-            scratch.close();
             batchArenas.close();
         }
     }
