@@ -326,8 +326,9 @@ public final class NativeIcebergSource
         }
 
         /**
-         * The rows natively read tasks emit: {@link NativeReadOptions.RowFormat#COLUMNAR} (the
-         * default) with object reuse on, {@link NativeReadOptions.RowFormat#BINARY} with it off.
+         * The rows natively read tasks emit: {@link NativeReadOptions.RowFormat#BINARY} (the
+         * default) with object reuse off, as Flink's default is, or where the job reads every value;
+         * {@link NativeReadOptions.RowFormat#COLUMNAR} with object reuse on and few values read.
          */
         public Builder rowFormat(NativeReadOptions.RowFormat format) {
             this.nativeOptions = nativeOptions.withRowFormat(format);

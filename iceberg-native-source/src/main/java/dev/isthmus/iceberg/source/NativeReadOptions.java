@@ -52,9 +52,12 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
         MemoryTracker.requireValidLimit(maxNativeBytes);
     }
 
-    /** The defaults: no cap on native memory (docs/memory.md). */
+    /**
+     * The defaults: binary rows, which a job without object reuse (Flink's default) copies as one
+     * array, and no cap on native memory (docs/memory.md).
+     */
     public static NativeReadOptions defaults() {
-        return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true, RowFormat.COLUMNAR, MemoryTracker.NO_LIMIT);
+        return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true, RowFormat.BINARY, MemoryTracker.NO_LIMIT);
     }
 
     public NativeReadOptions withBatchSize(int rows) {
