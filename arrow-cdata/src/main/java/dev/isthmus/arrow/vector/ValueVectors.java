@@ -72,9 +72,11 @@ final class ValueVectors {
     /**
      * Arrow utf8/binary (32- or 64-bit offsets). Flink's {@code Bytes} must point into a
      * {@code byte[]}, so the first read copies the batch's whole data buffer to the heap once
-     * (one bulk copy instead of one allocation and copy per value); later reads are views.
-     * With {@code eachValue}, every read copies just its value instead (see
-     * {@code ArrowVectors}: array elements must start at offset 0).
+     * (one bulk copy instead of one allocation and copy per value), and with 32-bit offsets the
+     * offsets too; later reads are views, their offsets read from the heap, and each checks once
+     * that the batch is open, so a read after its close still throws. With {@code eachValue},
+     * every read copies just its value instead (see {@code ArrowVectors}: array elements must
+     * start at offset 0).
      */
     static final class VariableBytes extends ValidityVector implements BytesColumnVector {
         final MemorySegment offsets;
@@ -82,6 +84,8 @@ final class ValueVectors {
         final boolean large;
         private final boolean eachValue;
         private byte[] heapData;
+        /** The 32-bit offsets, copied with {@link #heapData}: two session-checked native reads per value saved. */
+        private int[] heapOffsets;
 
         VariableBytes(MemorySegment validity, MemorySegment offsets, MemorySegment data, long offset, boolean large,
                 boolean eachValue) {
@@ -94,6 +98,15 @@ final class ValueVectors {
 
         @Override
         public Bytes getBytes(int i) {
+            int[] heapOffs = heapOffsets;
+            if (heapOffs != null) {
+                if (!offsets.scope().isAlive()) {
+                    throw new IllegalStateException("Already closed: the batch was released");
+                }
+                int index = (int) offset + i;
+                int start = heapOffs[index];
+                return new Bytes(heapData, start, heapOffs[index + 1] - start);
+            }
             long index = offset + i;
             long start;
             long end;
@@ -112,6 +125,9 @@ final class ValueVectors {
                 }
                 heap = data.toArray(ValueLayout.JAVA_BYTE);
                 heapData = heap;
+                if (!large) {
+                    heapOffsets = offsets.toArray(ValueLayout.JAVA_INT_UNALIGNED);
+                }
             }
             return new Bytes(heap, (int) start, Math.toIntExact(end - start));
         }
