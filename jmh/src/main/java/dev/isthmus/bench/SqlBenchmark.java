@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
         "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g"})
 public class SqlBenchmark {
-    private static final String ALL = "SELECT channel, COUNT(*), SUM(auction), MIN(bidder), SUM(price), "
+    static final String ALL = "SELECT channel, COUNT(*), SUM(auction), MIN(bidder), SUM(price), "
             + "SUM(CHAR_LENGTH(url)), SUM(CHAR_LENGTH(extra)), MAX(`dateTime`) FROM %s GROUP BY channel";
     private static final String TWO = "SELECT channel, COUNT(*) FROM %s WHERE price < 1000 GROUP BY channel";
 
