@@ -136,14 +136,17 @@ class ImportedArrayTest {
         // Physical values: "xx", "", "héllo", null, "!"; logical starts at 1.
         MemorySegment array = producer.array(4, 1, 1, new MemorySegment[] {
                 producer.validity(true, true, true, false, true), producer.ints(0, 2, 2, 8, 8, 9), producer.bytes(data)});
+        BytesColumnVector strings;
         try (ImportedArray imported = ImportedArray.receive(tracker, produce(array, schema))) {
-            BytesColumnVector strings = (BytesColumnVector) ArrowVectors.of(imported.view());
+            strings = (BytesColumnVector) ArrowVectors.of(imported.view());
             assertEquals("", new String(strings.getBytes(0).getBytes(), StandardCharsets.UTF_8));
             assertEquals("héllo", new String(strings.getBytes(1).getBytes(), StandardCharsets.UTF_8));
             assertTrue(strings.isNullAt(2));
             assertEquals("!", new String(strings.getBytes(3).getBytes(), StandardCharsets.UTF_8));
         }
         assertEquals(1, arrayReleases());
+        // The values were read from the heap copy; a read after the release still throws.
+        assertThrows(IllegalStateException.class, () -> strings.getBytes(1));
     }
 
     @Test
