@@ -12,16 +12,17 @@ import java.util.List;
  * <p>A run holds up to {@code arraysPerArena} arrays. Each producer's hold on its memory is
  * released once the producer is closed and every run with its arrays has ended, so a run that
  * spans producers keeps the pools of those already closed mapped until it ends. That is bounded:
- * once what closed producers keep mapped in the current run (each counted at its largest array)
- * reaches {@code mappedBytesPerRun}, the run takes no more arrays and ends when its arrays are
- * closed. {@link #close()} ends the current run the same way.
+ * once what closed producers keep mapped in the current run reaches {@code mappedBytesPerRun},
+ * the run takes no more arrays and ends when its arrays are closed. Each producer is counted at
+ * its largest array, an estimate of its pool: a pool may keep more (several arrays in flight,
+ * spare capacity). {@link #close()} ends the current run the same way.
  *
  * <p>Thread-safe: imports, closes of the arrays (in any order), of the producers and of this may
  * come from any thread. The bookkeeping of runs and producers is under this object's monitor;
  * arenas close and holds are released outside it.
  */
 public final class ArenaRuns implements AutoCloseable {
-    /** Closed arrays of an open producer take no memory here: runs only bound the handshakes. */
+    /** Within one producer, closed arrays take no memory here (its pool reuses them): runs only bound the handshakes. */
     public static final int DEFAULT_ARRAYS_PER_ARENA = 64;
     /** What the closed producers of a run may keep mapped, at most, before the run is ended early. */
     public static final long DEFAULT_MAPPED_BYTES_PER_RUN = 16L << 20;
@@ -81,8 +82,11 @@ public final class ArenaRuns implements AutoCloseable {
 
     /** A place in the current run for one of {@code producer}'s arrays, starting a run if needed. */
     synchronized ArenaShare lease(ImportArenas producer) {
-        if (closed || producer.closed) {
+        if (producer.closed) {
             throw new IllegalStateException("these import arenas are closed");
+        }
+        if (closed) {
+            throw new IllegalStateException("these arena runs are closed");
         }
         if (current == null || !current.share.lease()) {
             // A full run ends by itself when its arrays are closed.

@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * stream's arrays have ended.
  */
 public final class ImportArenas implements AutoCloseable {
-    /** Closed arrays take no memory here: runs only bound the handshakes. */
+    /** Arrays per run for a stream with runs of its own, as {@link ArenaRuns#DEFAULT_ARRAYS_PER_ARENA}. */
     public static final int DEFAULT_ARRAYS_PER_ARENA = ArenaRuns.DEFAULT_ARRAYS_PER_ARENA;
 
     private final ArenaRuns runs;

@@ -32,7 +32,8 @@ import org.apache.iceberg.types.Types;
  * on recycle); batches stay valid after the scan is closed. A closed batch's buffers go back to
  * the library's pool for the scan's next batches at once. Views of it then read whatever the scan
  * decodes there next (the scan holds the pool's memory, so never freed memory) until the batches
- * imported with it in one arena ({@link ImportArenas}) are closed too, after which they throw
+ * imported with it in one arena ({@link ImportArenas}; with shared {@link ArenaRuns}, possibly the
+ * batches of other scans, up to the split's end) are closed too, after which they throw
  * {@link IllegalStateException}; with {@link dev.isthmus.arrow.cdata.CheckedBatches} on they throw
  * as soon as the batch is closed.
  *
@@ -126,12 +127,12 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             NativeParquetScan opened;
             try {
                 opened = new NativeParquetScan(file, scan, hold, schema, tracker, runs);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 isthmus_h.isthmus_scan_memory_release(hold);
                 throw e;
             }
             return opened;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             isthmus_h.isthmus_scan_close(scan);
             throw e;
         }
