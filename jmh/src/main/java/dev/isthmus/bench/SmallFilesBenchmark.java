@@ -81,11 +81,7 @@ public class SmallFilesBenchmark {
         cluster = MiniClusters.start(2);
         sql = StreamTableEnvironment.create(new TestStreamEnvironment(cluster, parallelism),
                 EnvironmentSettings.inBatchMode());
-        String warehouse = BidsTable.warehouse().toUri().toString();
-        sql.executeSql("CREATE CATALOG stock WITH ('type'='iceberg', 'catalog-type'='hadoop', 'warehouse'='"
-                + warehouse + "')").await();
-        sql.executeSql("CREATE CATALOG lake WITH ('type'='isthmus-iceberg', 'catalog-type'='hadoop', 'warehouse'='"
-                + warehouse + "', 'isthmus.strict'='true')").await();
+        SqlBenchmark.createCatalogs(sql);
     }
 
     @TearDown(Level.Trial)

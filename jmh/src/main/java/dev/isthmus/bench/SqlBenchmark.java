@@ -64,6 +64,14 @@ public class SqlBenchmark {
         cluster = MiniClusters.start(2);
         StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, parallelism);
         sql = StreamTableEnvironment.create(env, EnvironmentSettings.inBatchMode());
+        createCatalogs(sql);
+    }
+
+    /**
+     * The bench warehouse ({@link BidsTable#warehouse()}) as catalog {@code stock} (Iceberg's) and
+     * {@code lake} (Isthmus's, strict, so no native number is a fallback's).
+     */
+    static void createCatalogs(StreamTableEnvironment sql) throws Exception {
         String warehouse = BidsTable.warehouse().toUri().toString();
         sql.executeSql("CREATE CATALOG stock WITH ('type'='iceberg', 'catalog-type'='hadoop', 'warehouse'='"
                 + warehouse + "')").await();
