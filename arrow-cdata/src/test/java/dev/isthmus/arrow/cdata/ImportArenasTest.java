@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs of imports sharing an arena, from a producer that holds their memory: each array released
- * once when closed, the arena closed when its run ends, the hold released once after the last arena.
+ * once when closed, the arena closed when its run ends, the hold released once after the last arena;
+ * and runs shared by several producers ({@link ArenaRuns}).
  */
 @ExtendWith(dev.isthmus.arrow.LeakCheckExtension.class)
 class ImportArenasTest {
@@ -246,5 +247,176 @@ class ImportArenasTest {
         second.close();
         assertEquals(4, releases());
         assertEquals(1, holdReleases.get());
+    }
+
+    /** The buffer bytes of one single-long array: what a closed producer of such arrays keeps mapped. */
+    private static final long ONE_LONG = Long.BYTES;
+
+    private static long read(ImportedArray array) {
+        return ((LongColumnVector) ArrowVectors.of(array.view())).getLong(0);
+    }
+
+    // Runs shared by several producers (the scans of one split, ArenaRuns): one arena for
+    // consecutive arrays of different producers, each producer's hold released once, after it is
+    // closed and the last run with its arrays has ended, and a run ended early once closed
+    // producers keep enough mapped.
+
+    @Test
+    void producersShareARunAndEachHoldWaitsForTheRunToEnd() {
+        AtomicInteger firstHold = new AtomicInteger();
+        AtomicInteger secondHold = new AtomicInteger();
+        ArenaRuns runs = new ArenaRuns(4, Long.MAX_VALUE);
+        ImportArenas first = runs.open(firstHold::incrementAndGet);
+        ImportedArray a = longs(first, 1);
+        LongColumnVector aValues = (LongColumnVector) ArrowVectors.of(a.view());
+        a.close();
+        first.close();
+        assertEquals(0, firstHold.get(), "its array's run is still open");
+
+        ImportArenas second = runs.open(secondHold::incrementAndGet);
+        ImportedArray b = longs(second, 2);
+        // One arena for both producers' arrays: the first's closed view still reads mapped memory.
+        aValues.getLong(0);
+        b.close();
+        second.close();
+        assertEquals(0, firstHold.get() + secondHold.get());
+
+        runs.close();
+        assertEquals(1, firstHold.get(), "released once the shared run ended");
+        assertEquals(1, secondHold.get());
+        assertThrows(IllegalStateException.class, () -> aValues.getLong(0), "the run's arena closed");
+        assertEquals(4, releases());
+        runs.close();
+        first.close();
+        assertEquals(1, firstHold.get(), "closing again releases nothing twice");
+    }
+
+    @Test
+    void aRunEndsEarlyOnceClosedProducersKeepTheBoundMapped() {
+        List<AtomicInteger> holds = new ArrayList<>();
+        ArenaRuns runs = new ArenaRuns(64, 2 * ONE_LONG);
+        for (int i = 0; i < 3; i++) {
+            AtomicInteger hold = new AtomicInteger();
+            holds.add(hold);
+            ImportArenas producerArenas = runs.open(hold::incrementAndGet);
+            longs(producerArenas, i).close();
+            producerArenas.close();
+            if (i == 0) {
+                assertEquals(0, hold.get(), "below the bound the run goes on, keeping the closed producer's memory");
+            }
+        }
+        // The first two filled the run's bound: it ended when the second closed; the third is in a new run.
+        assertEquals(1, holds.get(0).get());
+        assertEquals(1, holds.get(1).get());
+        assertEquals(0, holds.get(2).get());
+        runs.close();
+        assertEquals(1, holds.get(2).get());
+        assertEquals(6, releases());
+    }
+
+    @Test
+    void anOpenArrayKeepsItsRunAndEveryHoldInItUntilItIsClosed() {
+        AtomicInteger firstHold = new AtomicInteger();
+        AtomicInteger secondHold = new AtomicInteger();
+        ArenaRuns runs = new ArenaRuns(2, Long.MAX_VALUE);
+        ImportArenas first = runs.open(firstHold::incrementAndGet);
+        ImportedArray kept = longs(first, 7);
+        first.close();
+        ImportArenas second = runs.open(secondHold::incrementAndGet);
+        longs(second, 8).close();
+        ImportedArray nextRun = longs(second, 9);
+        second.close();
+        runs.close();
+        assertEquals(0, firstHold.get() + secondHold.get(), "the first run has an open array");
+        assertEquals(7, read(kept));
+        kept.close();
+        assertEquals(1, firstHold.get());
+        assertEquals(0, secondHold.get(), "its second run is still open");
+        assertEquals(9, read(nextRun));
+        nextRun.close();
+        assertEquals(1, secondHold.get());
+        assertEquals(6, releases());
+        assertEquals(0, tracker.liveArrays());
+    }
+
+    @Test
+    void closedRunsAndProducersTakeNoImports() {
+        ArenaRuns runs = new ArenaRuns(4, Long.MAX_VALUE);
+        AtomicInteger hold = new AtomicInteger();
+        ImportArenas closedProducer = runs.open(hold::incrementAndGet);
+        closedProducer.close();
+        assertEquals(1, hold.get(), "nothing imported: released at once");
+        assertThrows(IllegalStateException.class, () -> longs(closedProducer, 1));
+        ImportArenas open = runs.open(() -> {});
+        runs.close();
+        assertThrows(IllegalStateException.class, () -> runs.open(() -> {}));
+        assertThrows(IllegalStateException.class, () -> longs(open, 1));
+        open.close();
+        assertEquals(0, releases(), "the refused imports took nothing from the producer");
+    }
+
+    /** Producers of one split close on the importing thread while the consumer closes arrays on another. */
+    @Test
+    void holdsAreReleasedOnceAndNeverUnderAnOpenArrayWhenClosesRace() throws InterruptedException {
+        for (int round = 0; round < 200; round++) {
+            ArenaRuns runs = new ArenaRuns(3, 2 * ONE_LONG);
+            List<AtomicInteger> holds = new ArrayList<>();
+            List<ImportedArray> handedOver = java.util.Collections.synchronizedList(new ArrayList<>());
+            AtomicBoolean releasedUnderOpenArray = new AtomicBoolean();
+            List<List<ImportedArray>> byProducer = new ArrayList<>();
+            Thread consumer;
+            List<ImportArenas> producers = new ArrayList<>();
+            for (int p = 0; p < 5; p++) {
+                AtomicInteger hold = new AtomicInteger();
+                List<ImportedArray> own = java.util.Collections.synchronizedList(new ArrayList<>());
+                byProducer.add(own);
+                holds.add(hold);
+                producers.add(runs.open(() -> {
+                    hold.incrementAndGet();
+                    synchronized (own) {
+                        for (ImportedArray array : own) {
+                            // Closed, and its arena too: no view of it can still reach the memory.
+                            if (!array.isClosed() || array.view().buffer(1).scope().isAlive()) {
+                                releasedUnderOpenArray.set(true);
+                            }
+                        }
+                    }
+                }));
+            }
+            consumer = Thread.ofPlatform().start(() -> {
+                for (int taken = 0; taken < 10; ) {
+                    ImportedArray array = null;
+                    synchronized (handedOver) {
+                        if (!handedOver.isEmpty()) {
+                            array = handedOver.remove(0);
+                        }
+                    }
+                    if (array == null) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    for (int spin = ThreadLocalRandom.current().nextInt(200); spin > 0; spin--) {
+                        Thread.onSpinWait();
+                    }
+                    array.close();
+                    taken++;
+                }
+            });
+            for (int p = 0; p < 5; p++) {
+                for (int i = 0; i < 2; i++) {
+                    ImportedArray array = longs(producers.get(p), i);
+                    byProducer.get(p).add(array);
+                    handedOver.add(array);
+                }
+                producers.get(p).close();
+            }
+            runs.close();
+            consumer.join();
+            assertFalse(releasedUnderOpenArray.get(), "a hold was released while its array or arena was open, round " + round);
+            for (AtomicInteger hold : holds) {
+                assertEquals(1, hold.get(), "round " + round);
+            }
+        }
+        assertEquals(0, tracker.liveArrays());
     }
 }
