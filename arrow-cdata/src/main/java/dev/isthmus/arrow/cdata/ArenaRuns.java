@@ -154,15 +154,7 @@ public final class ArenaRuns implements AutoCloseable {
         }
         RuntimeException failure = null;
         for (ImportArenas producer : released) {
-            try {
-                producer.releaseHold.run();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+            failure = ArenaShare.run(producer.releaseHold, failure);
         }
         if (failure != null) {
             throw failure;

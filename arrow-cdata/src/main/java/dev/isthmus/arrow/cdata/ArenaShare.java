@@ -117,7 +117,7 @@ final class ArenaShare {
     }
 
     /** Runs {@code action}; returns the first failure so far, a later one suppressed in it. */
-    private static RuntimeException run(Runnable action, RuntimeException failure) {
+    static RuntimeException run(Runnable action, RuntimeException failure) {
         try {
             action.run();
         } catch (RuntimeException e) {
