@@ -4,21 +4,14 @@ import dev.isthmus.iceberg.source.NativeIcebergSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
-import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.source.IcebergSource;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -58,8 +51,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
         "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g"})
 public class SmallFilesBenchmark {
-    private static final RowType ROW_TYPE = FlinkSchemaUtil.convert(BidsParquetFile.SCHEMA);
-
     @Param("3000000")
     public long rows;
 
@@ -111,21 +102,12 @@ public class SmallFilesBenchmark {
     }
 
     private long read(Source<RowData, ?, ?> source) throws Exception {
-        StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, parallelism);
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "bids", InternalTypeInfo.of(ROW_TYPE))
-                .map(new SourceBenchmark.Count(true))
-                .sinkTo(new DiscardingSink<>());
-        JobExecutionResult result = env.execute("read small files");
-        long counted = result.<Long>getAccumulatorResult(SourceBenchmark.Count.ROWS);
-        if (counted != rows) {
-            throw new IllegalStateException("the job read " + counted + " rows of " + rows);
-        }
-        long sum = result.<Long>getAccumulatorResult(SourceBenchmark.Count.CHECKSUM);
+        long sum = SourceBenchmark.readAll(cluster, parallelism, false, true, source, rows);
         if (checksum != null && sum != checksum) {
             throw new IllegalStateException("the job's checksum " + sum + " differs from the fork's first, " + checksum);
         }
         checksum = sum;
-        return counted;
+        return rows;
     }
 
     private int aggregate(String catalog) throws Exception {

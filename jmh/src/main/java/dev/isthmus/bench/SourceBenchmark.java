@@ -116,24 +116,33 @@ public class SourceBenchmark {
     }
 
     private long count(Source<RowData, ?, ?> source) throws Exception {
+        long sum = readAll(cluster, parallelism, objectReuse, consumer.equals("hash"), source, rows);
+        if (checksum != null && sum != checksum) {
+            throw new IllegalStateException("the job's checksum " + sum + " differs from the trial's first, " + checksum);
+        }
+        checksum = sum;
+        return rows;
+    }
+
+    /**
+     * Runs one job that reads {@code source} (bids) whole into {@link Count} and a discarding sink;
+     * fails unless it read {@code rows} rows. Returns the job's checksum (0 unless {@code hash}).
+     */
+    static long readAll(MiniCluster cluster, int parallelism, boolean objectReuse, boolean hash,
+            Source<RowData, ?, ?> source, long rows) throws Exception {
         StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, parallelism);
         if (objectReuse) {
             env.getConfig().enableObjectReuse();
         }
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "bids", InternalTypeInfo.of(ROW_TYPE))
-                .map(consumer.equals("hash") ? new Count(true) : new Count(false))
+                .map(new Count(hash))
                 .sinkTo(new DiscardingSink<>());
         JobExecutionResult result = env.execute("read bids");
         long counted = result.<Long>getAccumulatorResult(Count.ROWS);
         if (counted != rows) {
             throw new IllegalStateException("the job read " + counted + " rows of " + rows);
         }
-        long sum = result.<Long>getAccumulatorResult(Count.CHECKSUM);
-        if (checksum != null && sum != checksum) {
-            throw new IllegalStateException("the job's checksum " + sum + " differs from the trial's first, " + checksum);
-        }
-        checksum = sum;
-        return counted;
+        return result.<Long>getAccumulatorResult(Count.CHECKSUM);
     }
 
     /**
