@@ -119,11 +119,12 @@ public final class Nexmark {
                 catalog.dropTable(id, true);
                 digests.put(leg, leg.name());
                 byLeg.put(leg, new Observation(mode, query, pair, leg, position, -1, -1, "-", false, reason, 0, 0, 0,
-                        0, 0));
+                        0, 0, JobTimeline.UNKNOWN));
                 continue;
             }
-            System.out.printf(Locale.ROOT, "nexmark: timed %s %s %d-%d%n", query.id(),
-                    leg.name().toLowerCase(Locale.ROOT), run.startedAt(), run.startedAt() + run.millis());
+            System.out.printf(Locale.ROOT, "nexmark: timed %s %s %d-%d; %s%n", query.id(),
+                    leg.name().toLowerCase(Locale.ROOT), run.startedAt(), run.startedAt() + run.millis(),
+                    run.timeline().summary());
             Table output = run.output();
             OutputCheck.Files files = OutputCheck.files(output);
             List<String> failed = new ArrayList<>(Witness.check(leg, query, run, files));
@@ -140,7 +141,7 @@ public final class Nexmark {
             byLeg.put(leg, new Observation(mode, query, pair, leg, position, run.millis(), fingerprint.rows(),
                     fingerprint.digest().substring(0, 16), false, failed.isEmpty() ? "ok" : String.join("; ", failed),
                     files.dataFiles(), files.dataBytes(), files.deleteFiles(), run.counters().nativeTasks(),
-                    run.counters().fallbackTasks()));
+                    run.counters().fallbackTasks(), run.timeline()));
         }
         boolean parity = digests.values().stream().distinct().count() == 1;
         if (!parity && !query.processingTime() && outputs.size() == 2) {

@@ -3,14 +3,16 @@ package dev.isthmus.bench.nexmark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -137,6 +139,30 @@ final class OutputCheck {
         boolean allDeletesBy(String writerPrefix) {
             return deleteWriters.keySet().stream().allMatch(w -> w.startsWith(writerPrefix));
         }
+    }
+
+    /**
+     * When the newest committed data file was last modified, in epoch milliseconds; -1 if the
+     * table has none or they are not local files.
+     */
+    static long lastDataFileWritten(Table table) {
+        table.refresh();
+        long last = -1;
+        if (table.currentSnapshot() == null) {
+            return last;
+        }
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            for (FileScanTask task : tasks) {
+                URI location = URI.create(task.file().location());
+                if (!"file".equals(location.getScheme())) {
+                    return -1;
+                }
+                last = Math.max(last, java.nio.file.Files.getLastModifiedTime(Path.of(location)).toMillis());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("planning " + table.name(), e);
+        }
+        return last;
     }
 
     static Files files(Table table) {

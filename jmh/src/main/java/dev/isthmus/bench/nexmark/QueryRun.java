@@ -50,9 +50,13 @@ final class QueryRun {
     /** How every run is set up. */
     record Settings(int parallelism, Path warehouse, Path checkpoints, long bids) {}
 
-    /** What a finished run leaves for the checks. */
-    /** {@code startedAt} is the epoch millisecond the time starts at, for matching profiles to runs. */
-    record Result(Table output, long startedAt, long millis, String executionPlan, NativeCounters counters) {}
+    /**
+     * What a finished run leaves for the checks; {@code startedAt} is the epoch millisecond the
+     * time starts at, for matching profiles to runs, and {@code timeline} is Flink's record of
+     * the job from then on.
+     */
+    record Result(Table output, long startedAt, long millis, String executionPlan, NativeCounters counters,
+            JobTimeline timeline) {}
 
     private final MiniCluster cluster;
     private final Catalog catalog;
@@ -93,7 +97,10 @@ final class QueryRun {
         } finally {
             stop(job);
         }
-        return new Result(output, startedAt, (end - start) / 1_000_000, plan, NativeCounters.now().since(before));
+        JobTimeline timeline = JobTimeline.of(cluster.getArchivedExecutionGraph(job.getJobID()).get(), startedAt,
+                OutputCheck.lastDataFileWritten(output));
+        return new Result(output, startedAt, (end - start) / 1_000_000, plan, NativeCounters.now().since(before),
+                timeline);
     }
 
     /** The job's end, its last commit included; a job that has not ended by the time limit fails the run. */

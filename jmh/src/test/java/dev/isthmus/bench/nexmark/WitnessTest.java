@@ -20,7 +20,8 @@ class WitnessTest {
 
     private static String check(Leg leg, NexmarkQuery query, String plan, NativeCounters counters,
             OutputCheck.Files files) {
-        return String.join("; ", Witness.check(leg, query, new QueryRun.Result(null, 0, 1, plan, counters), files));
+        QueryRun.Result run = new QueryRun.Result(null, 0, 1, plan, counters, JobTimeline.UNKNOWN);
+        return String.join("; ", Witness.check(leg, query, run, files));
     }
 
     @Test

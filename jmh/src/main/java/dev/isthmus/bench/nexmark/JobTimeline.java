@@ -1,0 +1,106 @@
+package dev.isthmus.bench.nexmark;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
+import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
+import org.apache.flink.runtime.executiongraph.AccessExecutionJobVertex;
+import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
+
+/**
+ * Where a run's time went, from Flink's own record of the job: when its tasks were running, when
+ * each operator chain finished, and when each checkpoint was triggered and completed, all in
+ * milliseconds from just before the INSERT was submitted; and when the last committed data file
+ * was written, which for bounded input is the sink's flush at the end of its input (or, if no
+ * row came after the last checkpoint's barrier, that checkpoint's flush). Every task of a
+ * bounded job waits for a checkpoint after its input is done, so a short job's time is read
+ * here rather than guessed from the total.
+ */
+record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<Checkpoint> checkpoints,
+        long lastDataFile, long finished) {
+    /** An operator chain and when its last subtask finished. */
+    record Phase(String name, long finished) {}
+
+    /** A completed checkpoint: when it was triggered and when its last acknowledgement came. */
+    record Checkpoint(long triggered, long completed) {}
+
+    /** A run whose job Flink has no record of (it failed before it ran). */
+    static final JobTimeline UNKNOWN = new JobTimeline(-1, -1, List.of(), List.of(), -1, -1);
+
+    /** {@code lastDataFileAt} is the epoch millisecond the last committed data file was written, or -1. */
+    static JobTimeline of(AccessExecutionGraph graph, long submittedAt, long lastDataFileAt) {
+        long tasksRunning = -1;
+        List<Phase> vertices = new ArrayList<>();
+        for (AccessExecutionJobVertex vertex : graph.getVerticesTopologically()) {
+            long finished = -1;
+            for (AccessExecutionVertex task : vertex.getTaskVertices()) {
+                tasksRunning = Math.max(tasksRunning, since(submittedAt, task.getStateTimestamp(ExecutionState.RUNNING)));
+                finished = Math.max(finished, since(submittedAt, task.getStateTimestamp(ExecutionState.FINISHED)));
+            }
+            vertices.add(new Phase(vertex.getName(), finished));
+        }
+        List<Checkpoint> checkpoints = new ArrayList<>();
+        if (graph.getCheckpointStatsSnapshot() != null) {
+            for (AbstractCheckpointStats stats : graph.getCheckpointStatsSnapshot().getHistory().getCheckpoints()) {
+                if (stats.getStatus() == CheckpointStatsStatus.COMPLETED) {
+                    checkpoints.add(new Checkpoint(since(submittedAt, stats.getTriggerTimestamp()),
+                            since(submittedAt, stats.getLatestAckTimestamp())));
+                }
+            }
+        }
+        checkpoints.sort(Comparator.comparingLong(Checkpoint::triggered));
+        return new JobTimeline(since(submittedAt, graph.getStatusTimestamp(JobStatus.RUNNING)), tasksRunning,
+                List.copyOf(vertices), List.copyOf(checkpoints), since(submittedAt, lastDataFileAt),
+                since(submittedAt, graph.getStatusTimestamp(JobStatus.FINISHED)));
+    }
+
+    private static long since(long origin, long timestamp) {
+        return timestamp <= 0 ? -1 : timestamp - origin;
+    }
+
+    /** The last checkpoint, the one the job's end waited for; null when none completed. */
+    Checkpoint last() {
+        return checkpoints.isEmpty() ? null : checkpoints.get(checkpoints.size() - 1);
+    }
+
+    /** One line for the terminal. */
+    String summary() {
+        String chains = vertices.stream().map(v -> shortName(v.name()) + " " + v.finished())
+                .collect(Collectors.joining(", "));
+        String marks = checkpoints.stream().map(c -> c.triggered() + "-" + c.completed())
+                .collect(Collectors.joining(", "));
+        return String.format(Locale.ROOT, "running %d, tasks running %d; last data file %d; checkpoints %s;"
+                + " finished: %s; job %d", running, tasksRunning, lastDataFile, marks.isEmpty() ? "none" : marks, chains,
+                finished);
+    }
+
+    /** The rows of the timeline CSV, one per mark, each prefixed with the run's key. */
+    List<String> csvRows(String key) {
+        List<String> rows = new ArrayList<>();
+        rows.add(key + ",running,," + running);
+        rows.add(key + ",tasks_running,," + tasksRunning);
+        for (Phase vertex : vertices) {
+            rows.add(key + ",vertex_finished,\"" + vertex.name().replace("\"", "'") + "\"," + vertex.finished());
+        }
+        for (int i = 0; i < checkpoints.size(); i++) {
+            rows.add(key + ",checkpoint_triggered," + (i + 1) + "," + checkpoints.get(i).triggered());
+            rows.add(key + ",checkpoint_completed," + (i + 1) + "," + checkpoints.get(i).completed());
+        }
+        rows.add(key + ",last_data_file,," + lastDataFile);
+        rows.add(key + ",job_finished,," + finished);
+        return rows;
+    }
+
+    /** An operator chain's name without its long operator list: the first operator's. */
+    private static String shortName(String name) {
+        int arrow = name.indexOf(" -> ");
+        String first = arrow < 0 ? name : name.substring(0, arrow);
+        return first.length() > 40 ? first.substring(0, 40) : first;
+    }
+}
