@@ -34,7 +34,9 @@ import org.apache.flink.table.api.ValidationException;
  *   does), columnar if it does ({@link RowFormat}).
  *   <li>{@code isthmus.max-native-bytes} (none): the native memory one reader or writer subtask
  *   may hold at once, as a memory size ({@code '256mb'}); past it the read or write fails
- *   (docs/memory.md).
+ *   (docs/memory.md);
+ *   <li>{@code isthmus.max-delete-positions} (16777216): the positions a task's position delete
+ *   files may delete from its data file; past it the task falls back (strict: fails).
  * </ul>
  *
  * @param nativeIo whether reads and writes go through the native source and sink
@@ -62,8 +64,12 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
             .memoryType().noDefaultValue()
             .withDescription("The native memory one reader or writer subtask may hold at once; no cap by default.");
 
+    static final ConfigOption<Long> MAX_DELETE_POSITIONS = ConfigOptions.key("isthmus.max-delete-positions")
+            .longType().defaultValue(NativeReadOptions.DEFAULT_MAX_DELETE_POSITIONS)
+            .withDescription("The positions a task's position delete files may delete from its data file.");
+
     static final List<ConfigOption<?>> ALL = List.of(NATIVE, STRICT, BATCH_SIZE, LOCAL_READS, ROW_FORMAT,
-            MAX_NATIVE_BYTES);
+            MAX_NATIVE_BYTES, MAX_DELETE_POSITIONS);
 
     /**
      * Parses and checks the {@code isthmus.*} keys of {@code options} (other keys are Iceberg's
@@ -88,9 +94,14 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
                     MAX_NATIVE_BYTES.key(), config.toMap().get(MAX_NATIVE_BYTES.key()), where));
         }
         long maxNativeBytes = cap == null ? MemoryTracker.NO_LIMIT : cap.getBytes();
+        long maxDeletePositions = get(config, MAX_DELETE_POSITIONS, where);
+        if (maxDeletePositions < 0 || maxDeletePositions > Integer.MAX_VALUE - 8) {
+            throw new ValidationException(String.format(Locale.ROOT, "'%s' must be between 0 and %d, got %d (%s)",
+                    MAX_DELETE_POSITIONS.key(), Integer.MAX_VALUE - 8, maxDeletePositions, where));
+        }
         return new NativeSqlOptions(get(config, NATIVE, where), strict,
                 new NativeReadOptions(batchSize, strict, get(config, LOCAL_READS, where), defaults.rowFormat(),
-                        maxNativeBytes),
+                        maxNativeBytes, maxDeletePositions),
                 rowFormat(get(config, ROW_FORMAT, where), where));
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.iceberg.source.NativeReadOptions;
 import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import java.nio.file.Path;
 import java.util.Map;
@@ -63,6 +64,18 @@ class NativeSqlOptionsTest {
                 e.getMessage());
     }
 
+    @Test
+    void theDeletePositionsLimitIsACountWithinAnArraysReach() {
+        assertEquals(NativeReadOptions.DEFAULT_MAX_DELETE_POSITIONS,
+                NativeSqlOptions.parse(Map.of(), "t").readOptions().maxDeletePositions());
+        assertEquals(1000, NativeSqlOptions.parse(Map.of("isthmus.max-delete-positions", "1000"), "t").readOptions()
+                .maxDeletePositions());
+        ValidationException e = assertThrows(ValidationException.class,
+                () -> NativeSqlOptions.parse(Map.of("isthmus.max-delete-positions", "-1"), "table 'lake.db.t'"));
+        assertEquals("'isthmus.max-delete-positions' must be between 0 and 2147483639, got -1 (table 'lake.db.t')",
+                e.getMessage());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"yes", "0", "maybe", ""})
     void aBooleanThatIsNotTrueOrFalseIsRefusedNamingTheKey(String value) {
@@ -89,7 +102,7 @@ class NativeSqlOptionsTest {
                 () -> NativeSqlOptions.parse(Map.of("isthmus.stric", "true", "write.format.default", "parquet"),
                         "catalog 'lake'"));
         assertEquals("unsupported option 'isthmus.stric' (catalog 'lake'); the isthmus.* options are"
-                + " 'isthmus.batch-size', 'isthmus.local-reads', 'isthmus.max-native-bytes', 'isthmus.native',"
+                + " 'isthmus.batch-size', 'isthmus.local-reads', 'isthmus.max-delete-positions', 'isthmus.max-native-bytes', 'isthmus.native',"
                 + " 'isthmus.row-format',"
                 + " 'isthmus.strict'", e.getMessage());
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
@@ -30,6 +31,7 @@ final class FallbackTaskReader implements TaskReader {
     private final RowDataSerializer copier;
     private final RecordLimiter limiter;
     private final int batchSize;
+    private final boolean empty;
 
     FallbackTaskReader(String splitId, int fileOffset, long recordOffset, FileScanTask task, Schema tableSchema,
             Schema readSchema, String nameMapping, boolean caseSensitive, List<Expression> filters, FileIO io,
@@ -43,11 +45,28 @@ final class FallbackTaskReader implements TaskReader {
                 new RowDataFileScanTaskReader(tableSchema, readSchema, nameMapping, caseSensitive, filters),
                 new BaseCombinedScanTask(task), io, encryption);
         try {
-            rows.seek(0, recordOffset);
+            // DataIterator.seek's skip, done here so that a file without records can say so.
+            rows.seek(0, 0);
+            long skipped = 0;
+            while (skipped < recordOffset && rows.hasNext()) {
+                rows.next();
+                skipped++;
+            }
+            if (skipped > 0 && skipped < recordOffset) {
+                throw new IllegalStateException(String.format(Locale.ROOT,
+                        "Invalid starting record offset %d for file %d from CombinedScanTask: %s", recordOffset,
+                        fileOffset, task));
+            }
+            this.empty = skipped == 0 && !rows.hasNext();
         } catch (RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    @Override
+    public boolean empty() {
+        return empty;
     }
 
     @Override

@@ -344,6 +344,16 @@ public final class NativeIcebergSource
             return this;
         }
 
+        /**
+         * The positions a task's position delete files may delete from its data file
+         * ({@link NativeReadOptions#DEFAULT_MAX_DELETE_POSITIONS} by default); a task past it is read
+         * by Iceberg's reader, or fails in strict mode.
+         */
+        public Builder maxDeletePositions(long positions) {
+            this.nativeOptions = nativeOptions.withMaxDeletePositions(positions);
+            return this;
+        }
+
         public Builder nativeOptions(NativeReadOptions options) {
             this.nativeOptions = options;
             return this;

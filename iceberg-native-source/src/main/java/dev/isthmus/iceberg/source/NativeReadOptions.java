@@ -16,9 +16,12 @@ import java.util.Objects;
  * @param maxNativeBytes the native memory one reader (one subtask) may hold at once, in decoded
  *     batches not yet released ({@link MemoryTracker#NO_LIMIT}: no cap); a batch that would take it past the
  *     cap fails the read with a {@link dev.isthmus.arrow.memory.MemoryLimitExceededException}
+ * @param maxDeletePositions the positions a task's position delete files may delete from its data
+ *     file, which the reader holds on the heap while it reads the file (8 bytes each); a task past
+ *     it falls back to Iceberg's reader, or fails in strict mode
  */
 public record NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat,
-        long maxNativeBytes) implements Serializable {
+        long maxNativeBytes, long maxDeletePositions) implements Serializable {
     /**
      * How a memory cap's failure names what set it: the readers' and writers' cap is one option
      * with a builder name and a SQL name, and the message cannot tell which the job used.
@@ -26,6 +29,9 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
     public static final String MAX_NATIVE_BYTES_OPTIONS = "maxNativeBytes, or 'isthmus.max-native-bytes' in SQL";
 
     public static final int DEFAULT_BATCH_SIZE = dev.isthmus.iceberg.source.parquet.ScanOptions.DEFAULT_BATCH_SIZE;
+
+    /** 16 Mi positions, 128 MiB of heap at most for one data file's deletes. */
+    public static final long DEFAULT_MAX_DELETE_POSITIONS = 16L << 20;
 
     /** The rows natively read tasks emit (tasks that fall back emit Iceberg's own in either case). */
     public enum RowFormat {
@@ -50,6 +56,10 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
         }
         Objects.requireNonNull(rowFormat, "rowFormat");
         MemoryTracker.requireValidLimit(maxNativeBytes);
+        if (maxDeletePositions < 0 || maxDeletePositions > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("maxDeletePositions must be between 0 and " + (Integer.MAX_VALUE - 8)
+                    + ", got " + maxDeletePositions);
+        }
     }
 
     /**
@@ -57,26 +67,31 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
      * array, and no cap on native memory (docs/memory.md).
      */
     public static NativeReadOptions defaults() {
-        return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true, RowFormat.BINARY, MemoryTracker.NO_LIMIT);
+        return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true, RowFormat.BINARY, MemoryTracker.NO_LIMIT,
+                DEFAULT_MAX_DELETE_POSITIONS);
     }
 
     public NativeReadOptions withBatchSize(int rows) {
-        return new NativeReadOptions(rows, strict, localReads, rowFormat, maxNativeBytes);
+        return new NativeReadOptions(rows, strict, localReads, rowFormat, maxNativeBytes, maxDeletePositions);
     }
 
     public NativeReadOptions withStrict(boolean failInsteadOfFallingBack) {
-        return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads, rowFormat, maxNativeBytes);
+        return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads, rowFormat, maxNativeBytes, maxDeletePositions);
     }
 
     public NativeReadOptions withLocalReads(boolean local) {
-        return new NativeReadOptions(batchSize, strict, local, rowFormat, maxNativeBytes);
+        return new NativeReadOptions(batchSize, strict, local, rowFormat, maxNativeBytes, maxDeletePositions);
     }
 
     public NativeReadOptions withRowFormat(RowFormat format) {
-        return new NativeReadOptions(batchSize, strict, localReads, format, maxNativeBytes);
+        return new NativeReadOptions(batchSize, strict, localReads, format, maxNativeBytes, maxDeletePositions);
     }
 
     public NativeReadOptions withMaxNativeBytes(long bytes) {
-        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, bytes);
+        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, bytes, maxDeletePositions);
+    }
+
+    public NativeReadOptions withMaxDeletePositions(long positions) {
+        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, maxNativeBytes, positions);
     }
 }

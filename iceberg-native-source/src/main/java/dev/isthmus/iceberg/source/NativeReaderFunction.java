@@ -192,8 +192,14 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         Throwable cause = noLibrary.orElse(null);
         if (refusal == null) {
             try {
+                PositionDeletes deletes = PositionDeletes.load(task.file().location(), task.deletes(), io, options,
+                        tracker, options.maxDeletePositions());
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
-                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, tracker, runs);
+                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, tracker,
+                        runs, deletes);
+            } catch (PositionDeletes.TooManyException e) {
+                refusal = "its position deletes exceed maxDeletePositions";
+                cause = e;
             } catch (NativeException.Unsupported | UnsupportedOperationException e) {
                 refusal = "the native decoder does not support it";
                 cause = e;
@@ -214,8 +220,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
 
     /** Why the task needs the stock reader, or {@code null} if the native reader may try it. */
     private String refusal(FileScanTask task, Map<Integer, ?> constants) {
-        if (!task.deletes().isEmpty()) {
-            return "it has delete files";
+        String deletes = PositionDeletes.refusal(task.deletes());
+        if (deletes != null) {
+            return deletes;
         }
         if (task.file().format() != FileFormat.PARQUET) {
             return "it is " + task.file().format();
@@ -229,6 +236,10 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             if (id == MetadataColumns.ROW_ID.fieldId() || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()
                     || (MetadataColumns.isMetadataColumn(id) && !constants.containsKey(id) && !computed)) {
                 return "the metadata column " + field.name() + " is projected";
+            }
+            if (id == MetadataColumns.IS_DELETED.fieldId() && !task.deletes().isEmpty()) {
+                // Iceberg's reader then marks deleted rows instead of dropping them.
+                return "the metadata column " + field.name() + " is projected with delete files";
             }
             if (field.initialDefault() != null) {
                 return "column " + field.name() + " has a default value";

@@ -31,11 +31,16 @@ final class NativeReaderMetrics {
     private final Counter rowGroupsRead;
     private final Counter rowGroupsPruned;
     private final Counter rowGroupsPrunedByDictionary;
+    private final Counter deleteFiles;
+    private final Counter deletePositions;
+    private final Counter rowsDeleted;
+    private final Counter rowGroupsDeleted;
 
     private NativeReaderMetrics(Counter rows, Counter batches, Counter binaryBatches, Counter fetcherTransposedBatches,
             Counter bytesRead,
             Counter decodeNanos, Counter nativeTasks, Counter fallbackTasks, Counter rowGroupsRead,
-            Counter rowGroupsPruned, Counter rowGroupsPrunedByDictionary) {
+            Counter rowGroupsPruned, Counter rowGroupsPrunedByDictionary, Counter deleteFiles, Counter deletePositions,
+            Counter rowsDeleted, Counter rowGroupsDeleted) {
         this.rows = rows;
         this.batches = batches;
         this.binaryBatches = binaryBatches;
@@ -47,12 +52,17 @@ final class NativeReaderMetrics {
         this.rowGroupsRead = rowGroupsRead;
         this.rowGroupsPruned = rowGroupsPruned;
         this.rowGroupsPrunedByDictionary = rowGroupsPrunedByDictionary;
+        this.deleteFiles = deleteFiles;
+        this.deletePositions = deletePositions;
+        this.rowsDeleted = rowsDeleted;
+        this.rowGroupsDeleted = rowGroupsDeleted;
     }
 
     static NativeReaderMetrics unregistered() {
         return new NativeReaderMetrics(new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
                 new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
-                new SimpleCounter(), new SimpleCounter());
+                new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
+                new SimpleCounter());
     }
 
     /**
@@ -79,7 +89,8 @@ final class NativeReaderMetrics {
                 group.counter("binaryBatches"), group.counter("fetcherTransposedBatches"), group.counter("bytesRead"),
                 group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),
                 group.counter("rowGroupsRead"), group.counter("rowGroupsPruned"),
-                group.counter("rowGroupsPrunedByDictionary"));
+                group.counter("rowGroupsPrunedByDictionary"), group.counter("deleteFiles"),
+                group.counter("deletePositions"), group.counter("rowsDeleted"), group.counter("rowGroupsDeleted"));
     }
 
     /** The library's counts, all 0 where it cannot load (every task then falls back: it holds nothing). */
@@ -98,6 +109,28 @@ final class NativeReaderMetrics {
         rowGroupsPrunedByDictionary.inc(prunedByDictionary);
         bytesRead.inc(bytes);
         NativeSourceCounters.nativeTask(groups, pruned, prunedByDictionary);
+    }
+
+    /**
+     * A native task's position deletes: its delete files, the distinct positions they delete from
+     * its data file, and the row groups skipped because they delete every row.
+     */
+    void positionDeletes(int files, long positions, int groupsDeleted) {
+        if (files == 0) {
+            return;
+        }
+        deleteFiles.inc(files);
+        deletePositions.inc(positions);
+        rowGroupsDeleted.inc(groupsDeleted);
+        NativeSourceCounters.positionDeletes(files, positions, groupsDeleted);
+    }
+
+    /** Decoded rows of a batch left out as deleted. */
+    void deletedRows(int rows) {
+        if (rows > 0) {
+            rowsDeleted.inc(rows);
+            NativeSourceCounters.rowsDeleted(rows);
+        }
     }
 
     void fallbackTask() {

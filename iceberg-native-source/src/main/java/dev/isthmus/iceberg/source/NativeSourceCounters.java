@@ -21,6 +21,10 @@ public final class NativeSourceCounters {
     private static final AtomicLong BINARY_BATCHES = new AtomicLong();
     private static final AtomicLong FETCHER_TRANSPOSED_BATCHES = new AtomicLong();
     private static final AtomicLong ROWS = new AtomicLong();
+    private static final AtomicLong DELETE_FILES = new AtomicLong();
+    private static final AtomicLong DELETE_POSITIONS = new AtomicLong();
+    private static final AtomicLong ROWS_DELETED = new AtomicLong();
+    private static final AtomicLong ROW_GROUPS_DELETED = new AtomicLong();
 
     private NativeSourceCounters() {}
 
@@ -70,6 +74,36 @@ public final class NativeSourceCounters {
     /** Rows emitted by native tasks. */
     public static long rows() {
         return ROWS.get();
+    }
+
+    /** Position delete files native tasks applied (a file counted once per task it applies to). */
+    public static long deleteFiles() {
+        return DELETE_FILES.get();
+    }
+
+    /** Distinct positions those files deleted from native tasks' data files. */
+    public static long deletePositions() {
+        return DELETE_POSITIONS.get();
+    }
+
+    /** Decoded rows native tasks left out because a position delete file deleted them. */
+    public static long rowsDeleted() {
+        return ROWS_DELETED.get();
+    }
+
+    /** Row groups native tasks skipped undecoded because every one of their rows was deleted. */
+    public static long rowGroupsDeleted() {
+        return ROW_GROUPS_DELETED.get();
+    }
+
+    static void positionDeletes(int files, long positions, int rowGroupsDeleted) {
+        DELETE_FILES.addAndGet(files);
+        DELETE_POSITIONS.addAndGet(positions);
+        ROW_GROUPS_DELETED.addAndGet(rowGroupsDeleted);
+    }
+
+    static void rowsDeleted(long rows) {
+        ROWS_DELETED.addAndGet(rows);
     }
 
     static void nativeTask(int rowGroups, int pruned, int prunedByDictionary) {

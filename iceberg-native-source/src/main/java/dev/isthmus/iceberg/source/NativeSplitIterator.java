@@ -22,7 +22,15 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
     private final List<FileScanTask> tasks;
     /** The split's batches share arenas across its files: one arena close per run, not per small file. */
     private final ArenaRuns runs = ArenaRuns.forBatches();
+    /** The next file's index in the split. */
     private int fileOffset;
+    /**
+     * The file offset positions report, as Iceberg's {@code DataIterator} counts it: its seek
+     * passes over the files without records it starts at without counting them, so until a file
+     * has records this stays at the split's offset, and the records to skip carry to the next file.
+     */
+    private int reportedOffset;
+    private boolean pastEmptyFiles;
     private long recordOffset;
     private TaskReader current;
     private RecordsWithSplitIds<RecordAndPosition<RowData>> pending;
@@ -37,6 +45,7 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                     tasks.size(), split.task()));
         }
         this.fileOffset = split.fileOffset();
+        this.reportedOffset = split.fileOffset();
         this.recordOffset = split.recordOffset();
     }
 
@@ -48,15 +57,22 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                 if (fileOffset >= tasks.size() || function.limitReached()) {
                     return false;
                 }
-                current = function.openTask(splitId, fileOffset, recordOffset, tasks.get(fileOffset), runs);
-                recordOffset = 0;
+                current = function.openTask(splitId, reportedOffset, recordOffset, tasks.get(fileOffset), runs);
             }
             pending = current.next();
             if (pending == null) {
                 TaskReader done = current;
                 current = null;
                 fileOffset++;
+                boolean empty = done.empty();
                 done.close();
+                if (pastEmptyFiles || !empty) {
+                    pastEmptyFiles = true;
+                    reportedOffset++;
+                    recordOffset = 0;
+                }
+            } else {
+                pastEmptyFiles = true;
             }
         }
         return true;

@@ -41,8 +41,10 @@ import org.apache.iceberg.types.Types;
  *       where every value is dictionary-encoded, its dictionaries rule out are skipped (as
  *       Iceberg's Parquet reader skips them) and rows are filtered with the source's filters, as
  *       Iceberg's {@code FlinkSourceFilter} filters them;
- *   <li>positions count emitted records, as Iceberg's {@code DataIterator} counts them, so a
- *       position taken by either reader resumes in the other.
+ *   <li>rows the task's position delete files delete ({@link PositionDeletes}) are left out of
+ *       each batch's selection, and a row group they delete whole is not decoded;
+ *   <li>positions count emitted records, as Iceberg's {@code DataIterator} counts them (after
+ *       deletes and the filter), so a position taken by either reader resumes in the other.
  * </ul>
  *
  * <p>Rows are emitted as {@code ColumnarRowData} over each batch, or, given binary-row buffers,
@@ -60,6 +62,7 @@ final class NativeTaskReader implements TaskReader {
     /** Per projected column: its index in the decoded batch, {@link #CONSTANT} or {@link #POSITION}. */
     private final int[] scanColumn;
     private final RowPositions positions;
+    private final PositionDeletes deletes;
     private final FlinkSourceFilter rowFilter;
     private final RecordLimiter limiter;
     private final NativeReaderMetrics metrics;
@@ -68,12 +71,18 @@ final class NativeTaskReader implements TaskReader {
     /** For binary rows: the task thread's transposer, which {@link BinaryRowRecords} run, and this (the fetcher) thread's. */
     private final BinaryRowTransposer transposer;
     private final BinaryRowTransposer fetcherTransposer;
+    /** Rows of the selected row groups, or -1 when rows are selected (then {@link #selectedRows} counts). */
+    private final long rowsInGroups;
+    /** Records to skip before the first one emitted, when rows are selected. */
     private long skip;
+    /** Rows selected so far, the skipped ones included. */
+    private long selectedRows;
     private long emitted;
 
     private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
-            ColumnVector[] constants, int[] scanColumn, RowPositions positions, FlinkSourceFilter rowFilter,
-            RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows, long skip, long emitted) {
+            ColumnVector[] constants, int[] scanColumn, RowPositions positions, PositionDeletes deletes,
+            FlinkSourceFilter rowFilter, RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows,
+            long rowsInGroups, long skip, long emitted) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
         this.file = file;
@@ -81,12 +90,14 @@ final class NativeTaskReader implements TaskReader {
         this.constants = constants;
         this.scanColumn = scanColumn;
         this.positions = positions;
+        this.deletes = deletes;
         this.rowFilter = rowFilter;
         this.limiter = limiter;
         this.metrics = metrics;
         this.binaryRows = binaryRows;
         this.transposer = binaryRows == null ? null : new BinaryRowTransposer(binaryRows.rowType());
         this.fetcherTransposer = binaryRows == null ? null : new BinaryRowTransposer(binaryRows.rowType());
+        this.rowsInGroups = rowsInGroups;
         this.skip = skip;
         this.emitted = emitted;
     }
@@ -98,12 +109,13 @@ final class NativeTaskReader implements TaskReader {
      * @param filter the source's filters combined, or {@code null} for none
      * @param binaryRows where to transpose batches to binary rows, or {@code null} for columnar rows
      * @param runs the arena runs the split's batches share
+     * @param deletes the rows of the task's file its position delete files delete
      * @throws dev.isthmus.ffm.NativeException.Unsupported if the decoder cannot read the file
      */
     static NativeTaskReader open(String splitId, int fileOffset, long recordOffset, FileScanTask task,
             Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, Expression filter, boolean caseSensitive,
             FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
-            BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs) {
+            BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs, PositionDeletes deletes) {
         List<Types.NestedField> projected = readSchema.columns();
         ColumnVector[] constantColumns = new ColumnVector[projected.size()];
         int[] scanColumn = new int[projected.size()];
@@ -114,7 +126,7 @@ final class NativeTaskReader implements TaskReader {
                 constantColumns[i] = new ConstantVector(constants.get(id));
                 scanColumn[i] = CONSTANT;
             } else if (id == MetadataColumns.IS_DELETED.fieldId()) {
-                // Tasks with delete files are the stock reader's, so no row here is deleted.
+                // With delete files it is the stock reader's task, so no row emitted here is deleted.
                 constantColumns[i] = new ConstantVector(false);
                 scanColumn[i] = CONSTANT;
             } else if (id == MetadataColumns.ROW_POSITION.fieldId()) {
@@ -127,6 +139,8 @@ final class NativeTaskReader implements TaskReader {
         NativeParquetFile file = openFile(task.file().location(), io, options);
         try {
             boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
+            // Either way the position to resume at counts selected rows, not the file's.
+            boolean selecting = filterRows || deletes.size() > 0;
             RowGroupPruner pruner = filterRows ? RowGroupPruner.of(file, tableSchema, task.residual(), caseSensitive)
                     : null;
             DictionaryPruner dictionaries = filterRows
@@ -134,33 +148,40 @@ final class NativeTaskReader implements TaskReader {
             List<Integer> groups = new ArrayList<>();
             int pruned = 0;
             int prunedByDictionary = 0;
+            int deleted = 0;
             long rows = 0;
             for (int rg : rowGroupsInRange(file, task.start(), task.length())) {
-                if (pruner != null && !pruner.mightMatch(rg)) {
+                NativeParquetFile.RowGroup group = file.rowGroup(rg);
+                if (deletes.deletesAll(group.firstRow(), group.rowCount())) {
+                    deleted++;
+                } else if (pruner != null && !pruner.mightMatch(rg)) {
                     pruned++;
                 } else if (dictionaries != null && !dictionaries.mightMatch(rg)) {
                     // Only row groups the statistics kept: their dictionary page is one small read.
                     prunedByDictionary++;
                 } else {
                     groups.add(rg);
-                    rows += file.rowGroup(rg).rowCount();
+                    rows += group.rowCount();
                 }
             }
-            if (!filterRows && recordOffset > rows) {
+            // A file without rows leaves the skip to the next file (NativeSplitIterator).
+            if (!selecting && rows > 0 && recordOffset > rows) {
                 throw new IllegalStateException(String.format(Locale.ROOT,
                         "Invalid starting record offset %d for file %d (%s, %d rows in its range)", recordOffset,
                         fileOffset, task.file().location(), rows));
             }
             ScanOptions scanOptions = new ScanOptions(new Schema(fromFile),
-                    groups.stream().mapToInt(Integer::intValue).toArray(), filterRows ? 0 : recordOffset,
+                    groups.stream().mapToInt(Integer::intValue).toArray(), selecting ? 0 : recordOffset,
                     options.batchSize(), false);
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
             NativeParquetScan scan = file.scan(scanOptions, tracker, runs);
             metrics.nativeTask(groups.size(), pruned, prunedByDictionary,
                     chunkBytes(file, groups, scanOptions.projection()));
-            RowPositions positions = new RowPositions(file, groups, filterRows ? 0 : recordOffset);
+            metrics.positionDeletes(task.deletes().size(), deletes.size(), deleted);
+            RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
             return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
-                    rowFilter, limiter, metrics, binaryRows, filterRows ? recordOffset : 0, recordOffset);
+                    deletes, rowFilter, limiter, metrics, binaryRows, selecting ? -1 : rows,
+                    selecting ? recordOffset : 0, rows == 0 && !selecting ? 0 : recordOffset);
         } catch (RuntimeException e) {
             file.close();
             throw e;
@@ -187,7 +208,7 @@ final class NativeTaskReader implements TaskReader {
     }
 
     /** The library reads {@code file:} locations itself; everything else goes through the FileIO. */
-    private static NativeParquetFile openFile(String location, FileIO io, NativeReadOptions options) {
+    static NativeParquetFile openFile(String location, FileIO io, NativeReadOptions options) {
         if (options.localReads() && location.startsWith("file:")) {
             String path = location.substring("file:".length());
             if (path.startsWith("///")) {
@@ -224,6 +245,11 @@ final class NativeTaskReader implements TaskReader {
             boolean more = scan.hasNext();
             metrics.decoded(System.nanoTime() - start);
             if (!more) {
+                if (skip > 0 && selectedRows > 0) {
+                    throw new IllegalStateException(String.format(Locale.ROOT,
+                            "Invalid starting record offset %d for file %d (%s, %d records)", emitted, fileOffset,
+                            file.name(), selectedRows));
+                }
                 break;
             }
             ArrowColumnarBatch batch = scan.next();
@@ -248,19 +274,26 @@ final class NativeTaskReader implements TaskReader {
     /** The batch's records after the filter, the resume skip and the limit; {@code null} if none are left. */
     private RecordsWithSplitIds<RecordAndPosition<RowData>> select(ArrowColumnarBatch batch) {
         int rows = batch.numRows();
-        VectorizedColumnBatch columns = columns(batch);
+        long firstPosition = positions.next(rows);
+        VectorizedColumnBatch columns = columns(batch, firstPosition);
         int[] selection = null;
         int selected = rows;
-        if (rowFilter != null) {
+        if (deletes.size() > 0 || rowFilter != null) {
             selection = new int[rows];
-            selected = 0;
-            ColumnarRowData row = new ColumnarRowData(columns);
-            for (int i = 0; i < rows; i++) {
-                row.setRowId(i);
-                if (rowFilter.filter(row)) {
-                    selection[selected++] = i;
+            selected = deletes.live(firstPosition, rows, selection);
+            metrics.deletedRows(rows - selected);
+            if (rowFilter != null) {
+                int kept = 0;
+                ColumnarRowData row = new ColumnarRowData(columns);
+                for (int k = 0; k < selected; k++) {
+                    row.setRowId(selection[k]);
+                    if (rowFilter.filter(row)) {
+                        selection[kept++] = selection[k];
+                    }
                 }
+                selected = kept;
             }
+            selectedRows += selected;
             int skipped = (int) Math.min(skip, selected);
             if (skipped > 0) {
                 skip -= skipped;
@@ -295,10 +328,12 @@ final class NativeTaskReader implements TaskReader {
         return records;
     }
 
-    /** The decoded columns with the task's constants in between, in the projection's order. */
-    private VectorizedColumnBatch columns(ArrowColumnarBatch batch) {
+    /**
+     * The decoded columns with the task's constants in between, in the projection's order; the
+     * batch's first row is at {@code firstPosition} in the file.
+     */
+    private VectorizedColumnBatch columns(ArrowColumnarBatch batch, long firstPosition) {
         ColumnVector[] decoded = batch.batch().columns;
-        long firstPosition = positions.next(batch.numRows());
         ColumnVector[] all = new ColumnVector[scanColumn.length];
         for (int i = 0; i < all.length; i++) {
             all[i] = switch (scanColumn[i]) {
@@ -345,6 +380,11 @@ final class NativeTaskReader implements TaskReader {
                 group++;
             }
         }
+    }
+
+    @Override
+    public boolean empty() {
+        return rowsInGroups < 0 ? selectedRows == 0 : rowsInGroups == 0;
     }
 
     @Override

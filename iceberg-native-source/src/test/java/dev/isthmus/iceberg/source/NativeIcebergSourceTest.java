@@ -42,6 +42,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
@@ -285,25 +286,32 @@ class NativeIcebergSourceTest {
     }
 
     @Test
-    void deleteFilesFailStrictReadsAndFallBackOtherwise() {
+    void positionDeletesReadNativelyWhileEqualityDeletesFallBack() {
         TestTables tables = new TestTables(dir);
         Table table = tables.create("deletes", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
                 Map.of(TableProperties.FORMAT_VERSION, "2"));
-        DataFile first = TestTables.append(table, SampleTable.records(0, 2_000)).getFirst();
+        List<Record> records = SampleTable.records(0, 2_000);
+        DataFile first = TestTables.append(table, records).getFirst();
         TestTables.deletePositions(table, first, 0, 7, 1_999);
         // Appended after the deletes, so they do not apply to it.
         TestTables.append(table, SampleTable.records(2_000, 2_000));
 
+        long rowsDeleted = NativeSourceCounters.rowsDeleted();
+        assertSameRows(tables, "deletes", NativeIcebergSource.forRowData().strict(true), IcebergSource.forRowData(),
+                SampleTable.SCHEMA, 2);
+        assertEquals(rowsDeleted + 3, NativeSourceCounters.rowsDeleted(), "the three deleted rows, left out natively");
+
+        TestTables.deleteEquals(table, "id", records.subList(100, 110));
         Exception strict = assertThrows(RuntimeException.class, () -> run(NativeIcebergSource.forRowData()
                 .tableLoader(tables.loader("deletes")).strict(true).build(), SampleTable.SCHEMA, 1));
         assertTrue(causes(strict).anyMatch(t -> t instanceof NativeReadRefusedException
-                && t.getMessage().contains("delete files")), "strict mode refuses the task with deletes");
+                && t.getMessage().contains("equality delete files")), "strict mode refuses equality deletes");
 
         long fallbacks = NativeSourceCounters.fallbackTasks();
         long nativeTasks = NativeSourceCounters.nativeTasks();
         assertSameRows(tables, "deletes", NativeIcebergSource.forRowData(), IcebergSource.forRowData(),
                 SampleTable.SCHEMA, 2);
-        assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks(), "the file with deletes fell back");
+        assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks(), "the file with equality deletes fell back");
         assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "the other file was read natively");
     }
 

@@ -22,6 +22,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -363,6 +364,84 @@ class NativeReaderFunctionTest {
         }
         assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "read natively");
         assertEquals(binaryBatches, NativeSourceCounters.binaryBatches(), "as columnar rows");
+    }
+
+    /**
+     * Position deletes are applied natively with the stock reader's results and positions: rows
+     * scattered through a file, a whole row group (skipped undecoded), one delete file for two data
+     * files, and a file appended after the deletes, which they do not touch.
+     */
+    @Test
+    void positionDeletesAreAppliedNativelyAsStockAppliesThem() {
+        Table table = new TestTables(dir).create("deleted", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(SMALL_ROW_GROUPS));
+        DataFile first = TestTables.append(table, SampleTable.records(0, 2_500)).getFirst();
+        DataFile second = TestTables.append(table, SampleTable.records(2_500, 2_000)).getFirst();
+        TestTables.deletePositions(table, first, 0, 7, 299, 300, 301, 1_234, 2_499);
+        // Far more than a row group of these files holds: at least one is deleted whole.
+        TestTables.deletePositions(table, second, java.util.stream.LongStream.range(100, 1_300).toArray());
+        TestTables.deletePositions(table, List.of(first, second), 5, 1_999);
+        TestTables.append(table, SampleTable.records(4_500, 1_000));
+
+        long deleteFiles = NativeSourceCounters.deleteFiles();
+        long rowsDeleted = NativeSourceCounters.rowsDeleted();
+        long groupsDeleted = NativeSourceCounters.rowGroupsDeleted();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 3));
+        assertTrue(NativeSourceCounters.deleteFiles() > deleteFiles, "delete files were applied natively");
+        assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "decoded rows were left out");
+        assertTrue(NativeSourceCounters.rowGroupsDeleted() > groupsDeleted, "a row group deleted whole was skipped");
+
+        Schema withPosition = new Schema(MetadataColumns.ROW_POSITION, table.schema().findField("category"),
+                table.schema().findField("id"));
+        assertEquals(0, assertSameAsStock(table, withPosition,
+                List.of(Expressions.notEqual("category", "b"), Expressions.greaterThan("id", 200)), 3));
+    }
+
+    /** What the native reader does not apply yet goes to Iceberg's reader, with the same rows. */
+    @Test
+    void equalityDeletesFallBack() {
+        Table table = new TestTables(dir).create("eq", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(SMALL_ROW_GROUPS));
+        List<Record> records = SampleTable.records(0, 2_000);
+        TestTables.append(table, records);
+        TestTables.deleteEquals(table, "id", records.subList(10, 20));
+        assertTrue(assertSameAsStock(table, null, List.of(), 1) > 0, "equality deletes");
+    }
+
+    /** A task whose deletes exceed the limit falls back, or fails naming the limit in strict mode. */
+    @Test
+    void deletesPastTheLimitFallBackOrFailStrictReads() {
+        Table table = new TestTables(dir).create("many", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(Map.of()));
+        DataFile file = TestTables.append(table, SampleTable.records(0, 500)).getFirst();
+        TestTables.deletePositions(table, file, java.util.stream.LongStream.range(0, 40).toArray());
+        IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
+        RowType type = FlinkSchemaUtil.convert(table.schema());
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
+                true, table.io(), table.encryption(), List.of(), -1);
+        NativeReadOptions limited = NativeReadOptions.defaults().withMaxDeletePositions(39);
+
+        long fallbacks = NativeSourceCounters.fallbackTasks();
+        assertEquals(ReadResults.read(stock, split, type), ReadResults.read(new NativeReaderFunction(table.schema(),
+                null, null, true, table.io(), table.encryption(), List.of(), -1, limited), split, type));
+        assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks());
+
+        ReaderFunction<RowData> strict = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
+                table.encryption(), List.of(), -1, limited.withStrict(true));
+        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class,
+                () -> ReadResults.read(strict, split, type));
+        assertTrue(e.getMessage().contains("more than 39 rows of " + file.location())
+                && e.getMessage().contains("maxDeletePositions"), e.getMessage());
+
+        ReaderFunction<RowData> enough = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
+                table.encryption(), List.of(), -1, limited.withMaxDeletePositions(40).withStrict(true));
+        assertEquals(ReadResults.read(stock, split, type), ReadResults.read(enough, split, type));
+    }
+
+    private static Map<String, String> withFormatV2(Map<String, String> properties) {
+        Map<String, String> all = new java.util.HashMap<>(properties);
+        all.put(org.apache.iceberg.TableProperties.FORMAT_VERSION, "2");
+        return all;
     }
 
     @Test

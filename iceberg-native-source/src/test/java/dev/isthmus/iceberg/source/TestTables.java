@@ -22,6 +22,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.flink.CatalogLoader;
@@ -120,6 +122,15 @@ final class TestTables {
 
     /** Deletes rows {@code positions} of {@code file} with a position delete file. */
     static void deletePositions(Table table, DataFile file, long... positions) {
+        deletePositions(table, List.of(file), positions);
+    }
+
+    /**
+     * Deletes rows {@code positions} of each of {@code files} (of one partition) with one position
+     * delete file, its rows sorted by file and position as Iceberg's writers sort them.
+     */
+    static void deletePositions(Table table, List<DataFile> files, long... positions) {
+        DataFile file = files.getFirst();
         String location = table.locationProvider().newDataLocation(table.spec(), file.partition(),
                 "deletes-" + UUID.randomUUID() + ".parquet");
         PositionDeleteWriter<Record> writer;
@@ -135,13 +146,45 @@ final class TestTables {
         }
         try (writer) {
             PositionDelete<Record> delete = PositionDelete.create();
-            for (long position : positions) {
-                writer.write(delete.set(file.location(), position, null));
+            long[] sorted = positions.clone();
+            java.util.Arrays.sort(sorted);
+            for (String path : files.stream().map(DataFile::location).sorted().toList()) {
+                for (long position : sorted) {
+                    writer.write(delete.set(path, position, null));
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         DeleteFile deletes = writer.toDeleteFile();
         table.newRowDelta().addDeletes(deletes).commit();
+    }
+
+    /** Deletes the rows whose {@code equalityField} equals one of {@code rows}' with an equality delete file. */
+    static void deleteEquals(Table table, String equalityField, List<Record> rows) {
+        Schema deleteSchema = table.schema().select(equalityField);
+        String location = table.locationProvider().newDataLocation("eq-deletes-" + UUID.randomUUID() + ".parquet");
+        EqualityDeleteWriter<Record> writer;
+        try {
+            writer = Parquet.writeDeletes(table.io().newOutputFile(location))
+                    .forTable(table)
+                    .rowSchema(deleteSchema)
+                    .createWriterFunc(GenericParquetWriter::create)
+                    .equalityFieldIds(deleteSchema.findField(equalityField).fieldId())
+                    .overwrite()
+                    .buildEqualityWriter();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try (writer) {
+            for (Record row : rows) {
+                Record key = GenericRecord.create(deleteSchema);
+                key.setField(equalityField, row.getField(equalityField));
+                writer.write(key);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        table.newRowDelta().addDeletes(writer.toDeleteFile()).commit();
     }
 }

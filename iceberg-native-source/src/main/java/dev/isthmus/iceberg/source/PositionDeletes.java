@@ -1,0 +1,186 @@
+package dev.isthmus.iceberg.source;
+
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
+import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
+import dev.isthmus.iceberg.source.parquet.ScanOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
+import org.apache.flink.table.data.columnar.vector.ColumnVector;
+import org.apache.flink.table.data.columnar.vector.LongColumnVector;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * The rows of one data file that its task's position delete files delete: their positions,
+ * sorted and distinct, decoded natively from the delete files' {@code file_path} and
+ * {@code pos} columns. Iceberg's planning has already applied the sequence-number rules, so every
+ * delete file of the task applies; a file that deletes rows of several data files contributes
+ * only the rows of this one.
+ *
+ * <p>Batches take their live rows from {@link #live} as a selection, so a deleted row is never
+ * materialized, and a row group whose rows are all deleted is skipped before decoding
+ * ({@link #deletesAll}).
+ */
+final class PositionDeletes {
+    static final PositionDeletes NONE = new PositionDeletes(new long[0]);
+    private static final Schema PATH_AND_POSITION =
+            new Schema(MetadataColumns.DELETE_FILE_PATH, MetadataColumns.DELETE_FILE_POS);
+
+    private final long[] positions;
+
+    private PositionDeletes(long[] positions) {
+        this.positions = positions;
+    }
+
+    /** A task's delete files hold more positions for one data file than the reader may keep. */
+    static final class TooManyException extends RuntimeException {
+        TooManyException(String message) {
+            super(message);
+        }
+    }
+
+    /** Why the native reader cannot apply {@code deletes}, or {@code null} if it can. */
+    static String refusal(List<DeleteFile> deletes) {
+        for (DeleteFile delete : deletes) {
+            if (delete.content() == FileContent.EQUALITY_DELETES) {
+                return "it has equality delete files";
+            }
+            if (delete.format() == FileFormat.PUFFIN) {
+                return "it has deletion vectors";
+            }
+            if (delete.format() != FileFormat.PARQUET) {
+                return "it has " + delete.format() + " position delete files";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Decodes the positions {@code deletes} delete from {@code dataFile}; the delete files must be
+     * ones {@link #refusal} accepts.
+     *
+     * @param limit how many positions it may hold
+     * @throws TooManyException past {@code limit}, naming the data file and the limit
+     */
+    static PositionDeletes load(String dataFile, List<DeleteFile> deletes, FileIO io, NativeReadOptions options,
+            MemoryTracker tracker, long limit) {
+        if (deletes.isEmpty()) {
+            return NONE;
+        }
+        byte[] path = dataFile.getBytes(StandardCharsets.UTF_8);
+        long[] positions = new long[16];
+        int count = 0;
+        boolean sorted = true;
+        for (DeleteFile delete : deletes) {
+            // Iceberg's writers name the data file when a delete file holds only its rows.
+            boolean onlyThisFile = dataFile.equals(delete.referencedDataFile());
+            try (NativeParquetFile file = NativeTaskReader.openFile(delete.location(), io, options);
+                    NativeParquetScan scan = file.scan(new ScanOptions(PATH_AND_POSITION, null, 0,
+                            options.batchSize(), false), tracker)) {
+                while (scan.hasNext()) {
+                    try (ArrowColumnarBatch batch = scan.next()) {
+                        ColumnVector[] columns = batch.batch().columns;
+                        BytesColumnVector paths = (BytesColumnVector) columns[0];
+                        LongColumnVector pos = (LongColumnVector) columns[1];
+                        int rows = batch.numRows();
+                        for (int i = 0; i < rows; i++) {
+                            if (!onlyThisFile && !samePath(paths.getBytes(i), path)) {
+                                continue;
+                            }
+                            if (count == positions.length) {
+                                if (count >= limit) {
+                                    throw tooMany(dataFile, limit);
+                                }
+                                positions = Arrays.copyOf(positions, (int) Math.min(limit,
+                                        Math.min((long) count * 2, Integer.MAX_VALUE - 8)));
+                            }
+                            long position = pos.getLong(i);
+                            sorted &= count == 0 || position >= positions[count - 1];
+                            positions[count++] = position;
+                        }
+                    }
+                }
+            }
+        }
+        if (count > limit) {
+            throw tooMany(dataFile, limit);
+        }
+        long[] kept = Arrays.copyOf(positions, count);
+        if (!sorted) {
+            Arrays.sort(kept);
+        }
+        return new PositionDeletes(distinct(kept));
+    }
+
+    private static TooManyException tooMany(String dataFile, long limit) {
+        return new TooManyException(String.format(Locale.ROOT,
+                "its position delete files delete more than %d rows of %s (maxDeletePositions, or"
+                        + " 'isthmus.max-delete-positions' in SQL)", limit, dataFile));
+    }
+
+    private static boolean samePath(BytesColumnVector.Bytes value, byte[] path) {
+        return value.len == path.length
+                && Arrays.equals(value.data, value.offset, value.offset + value.len, path, 0, path.length);
+    }
+
+    private static long[] distinct(long[] sorted) {
+        int n = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (i == 0 || sorted[i] != sorted[i - 1]) {
+                sorted[n++] = sorted[i];
+            }
+        }
+        return n == sorted.length ? sorted : Arrays.copyOf(sorted, n);
+    }
+
+    /** How many distinct positions are deleted. */
+    int size() {
+        return positions.length;
+    }
+
+    /** Whether every one of the {@code rows} rows from position {@code first} is deleted. */
+    boolean deletesAll(long first, long rows) {
+        return rows > 0 && lowerBound(first + rows) - lowerBound(first) == rows;
+    }
+
+    /**
+     * Writes the indexes of the live rows among the {@code rows} rows from position {@code first}
+     * into {@code selection}, in order, and returns how many there are.
+     */
+    int live(long first, int rows, int[] selection) {
+        int next = lowerBound(first);
+        int selected = 0;
+        for (int i = 0; i < rows; i++) {
+            if (next < positions.length && positions[next] == first + i) {
+                next++;
+            } else {
+                selection[selected++] = i;
+            }
+        }
+        return selected;
+    }
+
+    /** The index of the first position at or after {@code position}. */
+    private int lowerBound(long position) {
+        int low = 0;
+        int high = positions.length;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (positions[mid] < position) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+}
