@@ -54,7 +54,7 @@ final class FallbackTaskReader implements TaskReader {
             }
             if (skipped > 0 && skipped < recordOffset) {
                 throw new IllegalStateException(String.format(Locale.ROOT,
-                        "Invalid starting record offset %d for file %d from CombinedScanTask: %s", recordOffset,
+                        "Invalid starting record offset %d for file %d of its split: %s", recordOffset,
                         fileOffset, task));
             }
             this.empty = skipped == 0 && !rows.hasNext();

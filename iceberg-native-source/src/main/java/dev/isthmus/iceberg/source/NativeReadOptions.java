@@ -76,7 +76,8 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
     }
 
     public NativeReadOptions withStrict(boolean failInsteadOfFallingBack) {
-        return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads, rowFormat, maxNativeBytes, maxDeletePositions);
+        return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads, rowFormat, maxNativeBytes,
+                maxDeletePositions);
     }
 
     public NativeReadOptions withLocalReads(boolean local) {

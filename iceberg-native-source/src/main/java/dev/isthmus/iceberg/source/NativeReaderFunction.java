@@ -238,7 +238,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                 return "the metadata column " + field.name() + " is projected";
             }
             if (id == MetadataColumns.IS_DELETED.fieldId() && !task.deletes().isEmpty()) {
-                // Iceberg's reader then marks deleted rows instead of dropping them.
+                // It asks for deleted rows to be marked, not dropped, which Iceberg's Flink reader refuses too.
                 return "the metadata column " + field.name() + " is projected with delete files";
             }
             if (field.initialDefault() != null) {

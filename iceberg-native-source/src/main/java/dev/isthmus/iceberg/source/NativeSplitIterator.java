@@ -22,14 +22,12 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
     private final List<FileScanTask> tasks;
     /** The split's batches share arenas across its files: one arena close per run, not per small file. */
     private final ArenaRuns runs = ArenaRuns.forBatches();
-    /** The next file's index in the split. */
+    /** The next file's index in the split: what positions report. */
     private int fileOffset;
     /**
-     * The file offset positions report, as Iceberg's {@code DataIterator} counts it: its seek
-     * passes over the files without records it starts at without counting them, so until a file
-     * has records this stays at the split's offset, and the records to skip carry to the next file.
+     * Whether a file of this read has had records. Until one has, the records to skip carry over
+     * files without records, as Iceberg's {@code DataIterator.seek} passes over them.
      */
-    private int reportedOffset;
     private boolean pastEmptyFiles;
     private long recordOffset;
     private TaskReader current;
@@ -45,7 +43,6 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                     tasks.size(), split.task()));
         }
         this.fileOffset = split.fileOffset();
-        this.reportedOffset = split.fileOffset();
         this.recordOffset = split.recordOffset();
     }
 
@@ -57,7 +54,7 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                 if (fileOffset >= tasks.size() || function.limitReached()) {
                     return false;
                 }
-                current = function.openTask(splitId, reportedOffset, recordOffset, tasks.get(fileOffset), runs);
+                current = function.openTask(splitId, fileOffset, recordOffset, tasks.get(fileOffset), runs);
             }
             pending = current.next();
             if (pending == null) {
@@ -68,7 +65,6 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                 done.close();
                 if (pastEmptyFiles || !empty) {
                     pastEmptyFiles = true;
-                    reportedOffset++;
                     recordOffset = 0;
                 }
             } else {

@@ -181,7 +181,7 @@ final class NativeTaskReader implements TaskReader {
             RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
             return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
                     deletes, rowFilter, limiter, metrics, binaryRows, selecting ? -1 : rows,
-                    selecting ? recordOffset : 0, rows == 0 && !selecting ? 0 : recordOffset);
+                    selecting ? recordOffset : 0, recordOffset);
         } catch (RuntimeException e) {
             file.close();
             throw e;

@@ -18,6 +18,7 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * The rows of one data file that its task's position delete files delete: their positions,
@@ -51,6 +52,9 @@ final class PositionDeletes {
     /** Why the native reader cannot apply {@code deletes}, or {@code null} if it can. */
     static String refusal(List<DeleteFile> deletes) {
         for (DeleteFile delete : deletes) {
+            if (delete.keyMetadata() != null) {
+                return "it has encrypted delete files";
+            }
             if (delete.content() == FileContent.EQUALITY_DELETES) {
                 return "it has equality delete files";
             }
@@ -81,8 +85,8 @@ final class PositionDeletes {
         int count = 0;
         boolean sorted = true;
         for (DeleteFile delete : deletes) {
-            // Iceberg's writers name the data file when a delete file holds only its rows.
-            boolean onlyThisFile = dataFile.equals(delete.referencedDataFile());
+            // Named by the delete file's metadata, or by its file_path bounds when they are equal.
+            boolean onlyThisFile = dataFile.equals(ContentFileUtil.referencedDataFileLocation(delete));
             try (NativeParquetFile file = NativeTaskReader.openFile(delete.location(), io, options);
                     NativeParquetScan scan = file.scan(new ScanOptions(PATH_AND_POSITION, null, 0,
                             options.batchSize(), false), tracker)) {
