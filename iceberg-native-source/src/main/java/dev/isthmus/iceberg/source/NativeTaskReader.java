@@ -10,6 +10,7 @@ import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -278,7 +279,8 @@ final class NativeTaskReader implements TaskReader {
         VectorizedColumnBatch columns = columns(batch, firstPosition);
         int[] selection = null;
         int selected = rows;
-        if (deletes.size() > 0 || rowFilter != null) {
+        // A batch no delete touches, without a filter, needs no selection.
+        if (rowFilter != null || deletes.deletesAny(firstPosition, rows)) {
             selection = new int[rows];
             selected = deletes.live(firstPosition, rows, selection);
             metrics.deletedRows(rows - selected);
@@ -293,13 +295,19 @@ final class NativeTaskReader implements TaskReader {
                 }
                 selected = kept;
             }
-            selectedRows += selected;
-            int skipped = (int) Math.min(skip, selected);
-            if (skipped > 0) {
-                skip -= skipped;
+        }
+        selectedRows += selected;
+        // Only readers that select rows skip here; the others start the decoder at the position.
+        int skipped = (int) Math.min(skip, selected);
+        if (skipped > 0) {
+            skip -= skipped;
+            if (selection == null) {
+                selection = new int[rows - skipped];
+                Arrays.setAll(selection, k -> skipped + k);
+            } else {
                 System.arraycopy(selection, skipped, selection, 0, selected - skipped);
-                selected -= skipped;
             }
+            selected -= skipped;
         }
         int take = limiter.take(selected);
         if (take == 0) {

@@ -151,6 +151,11 @@ final class PositionDeletes {
         return positions.length;
     }
 
+    /** Whether any of the {@code rows} rows from position {@code first} is deleted. */
+    boolean deletesAny(long first, long rows) {
+        return rows > 0 && lowerBound(first + rows) > lowerBound(first);
+    }
+
     /** Whether every one of the {@code rows} rows from position {@code first} is deleted. */
     boolean deletesAll(long first, long rows) {
         return rows > 0 && lowerBound(first + rows) - lowerBound(first) == rows;

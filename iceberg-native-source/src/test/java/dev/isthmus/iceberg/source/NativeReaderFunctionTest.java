@@ -414,7 +414,8 @@ class NativeReaderFunctionTest {
         TestTables.deletePositions(table, first, 0, 7, 299, 300, 301, 1_234, 2_499);
         // Far more than a row group of these files holds: at least one is deleted whole.
         TestTables.deletePositions(table, second, java.util.stream.LongStream.range(100, 1_300).toArray());
-        TestTables.deletePositions(table, List.of(first, second), 5, 1_999);
+        // 7 of the first file again: delete files may overlap.
+        TestTables.deletePositions(table, List.of(first, second), 5, 7, 1_999);
         TestTables.append(table, SampleTable.records(4_500, 1_000));
 
         long deleteFiles = NativeSourceCounters.deleteFiles();
@@ -429,6 +430,33 @@ class NativeReaderFunctionTest {
                 table.schema().findField("id"));
         assertEquals(0, assertSameAsStock(table, withPosition,
                 List.of(Expressions.notEqual("category", "b"), Expressions.greaterThan("id", 200)), 3));
+    }
+
+    /** Partitioned, with a limit: the deletes of each partition's file, and the same cut as stock's. */
+    @Test
+    void positionDeletesInPartitionsAndUnderALimit() {
+        Table table = new TestTables(dir).create("parts", SampleTable.SCHEMA,
+                PartitionSpec.builderFor(SampleTable.SCHEMA).identity("category").build(), withFormatV2(SMALL_ROW_GROUPS));
+        for (DataFile file : TestTables.append(table, SampleTable.records(0, 3_000))) {
+            TestTables.deletePositions(table, file, 0, 1, 2, 50, 51, 400, file.recordCount() - 1);
+        }
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 3));
+
+        Schema projection = table.schema().select("id", "category");
+        RowType type = FlinkSchemaUtil.convert(projection);
+        List<IcebergSourceSplit> splits = plan(table, projection, List.of());
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), projection,
+                null, true, table.io(), table.encryption(), List.of(), 1_234);
+        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), projection, null, true,
+                table.io(), table.encryption(), List.of(), 1_234, NativeReadOptions.defaults().withBatchSize(500));
+        List<List<Object>> expected = new ArrayList<>();
+        List<List<Object>> actual = new ArrayList<>();
+        for (IcebergSourceSplit split : splits) {
+            expected.addAll(values(ReadResults.read(stock, split, type)));
+            actual.addAll(values(ReadResults.read(nativeReader, split, type)));
+        }
+        assertEquals(1_234, expected.size());
+        assertEquals(expected, actual);
     }
 
     /** What the native reader does not apply yet goes to Iceberg's reader, with the same rows. */
