@@ -59,7 +59,11 @@ final class FallbackTaskReader implements TaskReader {
             }
             this.empty = skipped == 0 && !rows.hasNext();
         } catch (RuntimeException e) {
-            close();
+            try {
+                close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }

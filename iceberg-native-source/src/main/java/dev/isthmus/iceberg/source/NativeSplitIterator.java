@@ -22,6 +22,7 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
     private final List<FileScanTask> tasks;
     /** The split's batches share arenas across its files: one arena close per run, not per small file. */
     private final ArenaRuns runs = ArenaRuns.forBatches();
+    private final int startFileOffset;
     /** The next file's index in the split: what positions report. */
     private int fileOffset;
     /**
@@ -42,6 +43,7 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                     "Invalid starting file offset %d for combined scan task with %d files: %s", split.fileOffset(),
                     tasks.size(), split.task()));
         }
+        this.startFileOffset = split.fileOffset();
         this.fileOffset = split.fileOffset();
         this.recordOffset = split.recordOffset();
     }
@@ -52,6 +54,12 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
             if (current == null) {
                 // Past the limit, Iceberg's reader ends the split without opening further files.
                 if (fileOffset >= tasks.size() || function.limitReached()) {
+                    if (!pastEmptyFiles && recordOffset > 0 && fileOffset >= tasks.size()) {
+                        // As DataIterator.seek fails when no file from the position has the records to skip.
+                        throw new IllegalStateException(String.format(Locale.ROOT,
+                                "Invalid starting record offset %d for split %s: no file from offset %d has records",
+                                recordOffset, splitId, startFileOffset));
+                    }
                     return false;
                 }
                 current = function.openTask(splitId, fileOffset, recordOffset, tasks.get(fileOffset), runs);

@@ -176,13 +176,18 @@ final class NativeTaskReader implements TaskReader {
                     options.batchSize(), false);
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
             NativeParquetScan scan = file.scan(scanOptions, tracker, runs);
-            metrics.nativeTask(groups.size(), pruned, prunedByDictionary,
-                    chunkBytes(file, groups, scanOptions.projection()));
-            metrics.positionDeletes(task.deletes().size(), deletes.size(), deleted);
-            RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
-            return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
-                    deletes, rowFilter, limiter, metrics, binaryRows, selecting ? -1 : rows,
-                    selecting ? recordOffset : 0, recordOffset);
+            try {
+                metrics.nativeTask(groups.size(), pruned, prunedByDictionary,
+                        chunkBytes(file, groups, scanOptions.projection()));
+                metrics.positionDeletes(task.deletes().size(), deletes.size(), deleted);
+                RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
+                return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
+                        deletes, rowFilter, limiter, metrics, binaryRows, selecting ? -1 : rows,
+                        selecting ? recordOffset : 0, recordOffset);
+            } catch (RuntimeException e) {
+                scan.close();
+                throw e;
+            }
         } catch (RuntimeException e) {
             file.close();
             throw e;

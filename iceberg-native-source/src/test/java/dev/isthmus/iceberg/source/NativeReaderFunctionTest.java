@@ -459,6 +459,27 @@ class NativeReaderFunctionTest {
         assertEquals(expected, actual);
     }
 
+    /** A position past the last record of a split whose files hold none fails in both readers. */
+    @Test
+    void aPositionPastEveryRecordFailsInBothReaders() {
+        Table table = new TestTables(dir).create("gone", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(Map.of()));
+        DataFile file = TestTables.append(table, SampleTable.records(0, 300)).getFirst();
+        TestTables.deletePositions(table, file, java.util.stream.LongStream.range(0, 300).toArray());
+        IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
+        IcebergSourceSplit past = IcebergSourceSplit.fromCombinedScanTask(split.task(), 0, 5);
+        RowType type = FlinkSchemaUtil.convert(table.schema());
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
+                true, table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
+                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withStrict(true));
+        assertEquals(List.of(), ReadResults.read(nativeReader, split, type));
+        assertThrows(IllegalStateException.class, () -> ReadResults.read(stock, past, type));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> ReadResults.read(nativeReader, past, type));
+        assertTrue(e.getMessage().contains("Invalid starting record offset 5"), e.getMessage());
+    }
+
     /** What the native reader does not apply yet goes to Iceberg's reader, with the same rows. */
     @Test
     void equalityDeletesFallBack() {
