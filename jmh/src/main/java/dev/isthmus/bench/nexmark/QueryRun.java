@@ -97,7 +97,8 @@ final class QueryRun {
         } finally {
             stop(job);
         }
-        JobTimeline timeline = JobTimeline.of(cluster.getArchivedExecutionGraph(job.getJobID()).get(), startedAt,
+        JobTimeline timeline = JobTimeline.of(
+                cluster.getArchivedExecutionGraph(job.getJobID()).get(1, TimeUnit.MINUTES), startedAt,
                 OutputCheck.lastDataFileWritten(output));
         return new Result(output, startedAt, (end - start) / 1_000_000, plan, NativeCounters.now().since(before),
                 timeline);
