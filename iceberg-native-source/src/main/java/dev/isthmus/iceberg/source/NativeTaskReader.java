@@ -185,12 +185,21 @@ final class NativeTaskReader implements TaskReader {
                         deletes, rowFilter, limiter, metrics, binaryRows, selecting ? -1 : rows,
                         selecting ? recordOffset : 0, recordOffset);
             } catch (RuntimeException e) {
-                scan.close();
+                closeAfter(e, scan);
                 throw e;
             }
         } catch (RuntimeException e) {
-            file.close();
+            closeAfter(e, file);
             throw e;
+        }
+    }
+
+    /** Closes {@code resource} after {@code failure}, which a failure to close must not hide. */
+    private static void closeAfter(RuntimeException failure, AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (Exception closing) {
+            failure.addSuppressed(closing);
         }
     }
 

@@ -459,6 +459,50 @@ class NativeReaderFunctionTest {
         assertEquals(expected, actual);
     }
 
+    /**
+     * A split that starts at a file whose rows are all deleted: Iceberg's reader reports the later
+     * files one lower, the native reader at their index, and a native position resumes both.
+     */
+    @Test
+    void aSplitStartingAtADeletedFileReportsEachFileAtItsIndex() throws IOException {
+        Table table = new TestTables(dir).create("leading", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(Map.of()));
+        DataFile gone = TestTables.append(table, SampleTable.records(0, 400)).getFirst();
+        TestTables.append(table, SampleTable.records(400, 500));
+        TestTables.append(table, SampleTable.records(900, 600));
+        TestTables.deletePositions(table, gone, java.util.stream.LongStream.range(0, 400).toArray());
+        List<org.apache.iceberg.FileScanTask> tasks = new ArrayList<>();
+        try (var planned = table.newScan().planFiles()) {
+            planned.forEach(tasks::add);
+        }
+        tasks.sort(java.util.Comparator.comparing((org.apache.iceberg.FileScanTask t) -> !t.file().location()
+                .equals(gone.location())).thenComparing(t -> t.file().recordCount()));
+        IcebergSourceSplit split = IcebergSourceSplit.fromCombinedScanTask(
+                new org.apache.iceberg.BaseCombinedScanTask(tasks));
+        RowType type = FlinkSchemaUtil.convert(table.schema());
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
+                true, table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
+                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withBatchSize(128).withStrict(true));
+
+        List<Emitted> expected = ReadResults.read(stock, split, type);
+        List<Emitted> actual = ReadResults.read(nativeReader, split, type);
+        assertSamePositions(expected, actual, "the whole split");
+        assertEquals(1_100, actual.size());
+        assertEquals(List.of(0, 1), expected.stream().map(Emitted::fileOffset).distinct().toList(), "stock's");
+        assertEquals(List.of(1, 2), actual.stream().map(Emitted::fileOffset).distinct().toList(), "native's");
+        for (int i = 0; i < actual.size(); i += 97) {
+            IcebergSourceSplit at = resumedAt(split, actual.get(i));
+            assertEquals(actual.subList(i + 1, actual.size()), ReadResults.read(nativeReader, at, type), "at " + i);
+            assertEquals(values(actual.subList(i + 1, actual.size())), values(ReadResults.read(stock, at, type)),
+                    "stock at " + i);
+        }
+        // Stock's positions in the first file with records carry over the deleted file.
+        Emitted inFirst = expected.get(123);
+        assertEquals(actual.subList(124, actual.size()), ReadResults.read(nativeReader, resumedAt(split, inFirst),
+                type));
+    }
+
     /** A position past the last record of a split whose files hold none fails in both readers. */
     @Test
     void aPositionPastEveryRecordFailsInBothReaders() {
