@@ -506,10 +506,7 @@ class NativeReaderFunctionTest {
     /** A position past the last record of a split whose files hold none fails in both readers. */
     @Test
     void aPositionPastEveryRecordFailsInBothReaders() {
-        Table table = new TestTables(dir).create("gone", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(Map.of()));
-        DataFile file = TestTables.append(table, SampleTable.records(0, 300)).getFirst();
-        TestTables.deletePositions(table, file, java.util.stream.LongStream.range(0, 300).toArray());
+        Table table = oneFileWithItsFirstRowsDeleted("gone", 300, 300);
         IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
         IcebergSourceSplit past = IcebergSourceSplit.fromCombinedScanTask(split.task(), 0, 5);
         RowType type = FlinkSchemaUtil.convert(table.schema());
@@ -538,11 +535,9 @@ class NativeReaderFunctionTest {
     /** A task whose deletes exceed the limit falls back, or fails naming the limit in strict mode. */
     @Test
     void deletesPastTheLimitFallBackOrFailStrictReads() {
-        Table table = new TestTables(dir).create("many", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(Map.of()));
-        DataFile file = TestTables.append(table, SampleTable.records(0, 500)).getFirst();
-        TestTables.deletePositions(table, file, java.util.stream.LongStream.range(0, 40).toArray());
+        Table table = oneFileWithItsFirstRowsDeleted("many", 500, 40);
         IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
+        String file = split.task().files().iterator().next().file().location();
         RowType type = FlinkSchemaUtil.convert(table.schema());
         ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
                 true, table.io(), table.encryption(), List.of(), -1);
@@ -557,12 +552,21 @@ class NativeReaderFunctionTest {
                 table.encryption(), List.of(), -1, limited.withStrict(true));
         NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class,
                 () -> ReadResults.read(strict, split, type));
-        assertTrue(e.getMessage().contains("more than 39 rows of " + file.location())
+        assertTrue(e.getMessage().contains("more than 39 rows of " + file)
                 && e.getMessage().contains("maxDeletePositions"), e.getMessage());
 
         ReaderFunction<RowData> enough = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
                 table.encryption(), List.of(), -1, limited.withMaxDeletePositions(40).withStrict(true));
         assertEquals(ReadResults.read(stock, split, type), ReadResults.read(enough, split, type));
+    }
+
+    /** A v2 table of one data file of {@code rows} rows whose first {@code deleted} a position delete file deletes. */
+    private Table oneFileWithItsFirstRowsDeleted(String name, int rows, long deleted) {
+        Table table = new TestTables(dir).create(name, SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(Map.of()));
+        DataFile file = TestTables.append(table, SampleTable.records(0, rows)).getFirst();
+        TestTables.deletePositions(table, file, java.util.stream.LongStream.range(0, deleted).toArray());
+        return table;
     }
 
     private static Map<String, String> withFormatV2(Map<String, String> properties) {
