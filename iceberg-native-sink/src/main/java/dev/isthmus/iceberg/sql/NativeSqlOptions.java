@@ -36,7 +36,9 @@ import org.apache.flink.table.api.ValidationException;
  *   may hold at once, as a memory size ({@code '256mb'}); past it the read or write fails
  *   (docs/memory.md);
  *   <li>{@code isthmus.max-delete-positions} (16777216): the positions a task's position delete
- *   files may delete from its data file; past it the task falls back (strict: fails).
+ *   files may delete from its data file; past it the task falls back (strict: fails);
+ *   <li>{@code isthmus.max-equality-delete-bytes} (128mb): the heap one set of a task's equality
+ *   delete keys may take, as a memory size; past it the task falls back (strict: fails).
  * </ul>
  *
  * @param nativeIo whether reads and writes go through the native source and sink
@@ -68,8 +70,13 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
             .longType().defaultValue(NativeReadOptions.DEFAULT_MAX_DELETE_POSITIONS)
             .withDescription("The positions a task's position delete files may delete from its data file.");
 
+    static final ConfigOption<MemorySize> MAX_EQUALITY_DELETE_BYTES = ConfigOptions
+            .key("isthmus.max-equality-delete-bytes").memoryType()
+            .defaultValue(new MemorySize(NativeReadOptions.DEFAULT_MAX_EQUALITY_DELETE_BYTES))
+            .withDescription("The heap one set of a task's equality delete keys may take.");
+
     static final List<ConfigOption<?>> ALL = List.of(NATIVE, STRICT, BATCH_SIZE, LOCAL_READS, ROW_FORMAT,
-            MAX_NATIVE_BYTES, MAX_DELETE_POSITIONS);
+            MAX_NATIVE_BYTES, MAX_DELETE_POSITIONS, MAX_EQUALITY_DELETE_BYTES);
 
     /**
      * Parses and checks the {@code isthmus.*} keys of {@code options} (other keys are Iceberg's
@@ -101,7 +108,7 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
         }
         return new NativeSqlOptions(get(config, NATIVE, where), strict,
                 new NativeReadOptions(batchSize, strict, get(config, LOCAL_READS, where), defaults.rowFormat(),
-                        maxNativeBytes, maxDeletePositions),
+                        maxNativeBytes, maxDeletePositions, get(config, MAX_EQUALITY_DELETE_BYTES, where).getBytes()),
                 rowFormat(get(config, ROW_FORMAT, where), where));
     }
 

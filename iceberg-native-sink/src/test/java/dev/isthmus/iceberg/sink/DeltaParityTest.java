@@ -2,6 +2,7 @@ package dev.isthmus.iceberg.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isthmus.iceberg.source.NativeSourceCounters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -92,6 +93,13 @@ class DeltaParityTest {
         Map<List<Object>, Integer> stockRows = SinkTests.rows(stock);
         assertThat(stockRows).isEqualTo(expected);
         assertThat(SinkTests.rows(ours)).isEqualTo(stockRows);
+
+        // Both sinks' equality deletes and position deletes (deletion vectors on v3), applied natively.
+        long keys = NativeSourceCounters.equalityDeleteKeys();
+        assertThat(SinkTests.readBySource(stock, true)).isEqualTo(stockRows);
+        assertThat(SinkTests.readBySource(ours, true)).isEqualTo(stockRows);
+        assertThat(SinkTests.readBySource(ours, false)).isEqualTo(stockRows);
+        assertThat(NativeSourceCounters.equalityDeleteKeys()).isGreaterThan(keys);
 
         List<DeleteFile> ourDeletes = SinkTests.deleteFiles(ours);
         assertThat(ourDeletes).extracting(DeleteFile::content)

@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink;
 
+import dev.isthmus.iceberg.source.NativeIcebergSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -21,18 +22,23 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -48,6 +54,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.source.IcebergSource;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
@@ -208,6 +215,37 @@ final class SinkTests {
 
     private static Path localPath(String location) {
         return location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location);
+    }
+
+    /**
+     * The rows of the table's main branch as a bounded Flink job at parallelism 2 reads them, as a
+     * multiset of plain values: with Isthmus's source in strict mode (so no task falls back to
+     * Iceberg's reader), or with Iceberg's.
+     */
+    @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
+    static Map<List<Object>, Integer> readBySource(Table table, boolean nativeSource) throws Exception {
+        table.refresh();
+        RowType type = flinkType(table.schema());
+        Source<RowData, ?, ?> source = nativeSource
+                ? NativeIcebergSource.forRowData().tableLoader(loader(table)).strict(true)
+                        .build()
+                : IcebergSource.forRowData().tableLoader(loader(table)).build();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        Map<List<Object>, Integer> counts = new HashMap<>();
+        try (CloseableIterator<RowData> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), "read",
+                InternalTypeInfo.of(type)).executeAndCollect()) {
+            while (rows.hasNext()) {
+                RowData row = rows.next();
+                List<Object> values = new ArrayList<>();
+                for (int i = 0; i < type.getFieldCount(); i++) {
+                    Object value = RowData.createFieldGetter(type.getTypeAt(i), i).getFieldOrNull(row);
+                    values.add(value instanceof StringData string ? string.toString() : plain(value));
+                }
+                counts.merge(values, 1, Integer::sum);
+            }
+        }
+        return counts;
     }
 
     static int size(Map<List<Object>, Integer> multiset) {

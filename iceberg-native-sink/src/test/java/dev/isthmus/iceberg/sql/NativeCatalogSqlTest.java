@@ -164,6 +164,30 @@ class NativeCatalogSqlTest {
     }
 
     /**
+     * An upsert table (its second INSERT updates a tenth of the keys, which leaves equality
+     * deletes) reads natively in strict mode with the rows Iceberg's own catalog reads.
+     */
+    @Test
+    void upsertTablesReadNativelyAsIcebergsOwnCatalogReadsThem() {
+        execute("CREATE TABLE lake.db.latest (auction BIGINT, price BIGINT, channel STRING,"
+                + " PRIMARY KEY (auction, channel) NOT ENFORCED) PARTITIONED BY (channel)"
+                + " WITH ('format-version'='2', 'write.upsert.enabled'='true')");
+        execute("INSERT INTO lake.db.latest SELECT n AS auction, n AS price, CASE MOD(n, 3) WHEN 0 THEN 'Google'"
+                + " WHEN 1 THEN 'Apple' ELSE 'Baidu' END AS channel FROM " + bids(ROWS));
+        execute("INSERT INTO lake.db.latest SELECT n * 10 AS auction, -n AS price, CASE MOD(n * 10, 3) WHEN 0"
+                + " THEN 'Google' WHEN 1 THEN 'Apple' ELSE 'Baidu' END AS channel FROM " + bids(ROWS / 10));
+        long keys = NativeSourceCounters.equalityDeleteKeys();
+        long deleted = NativeSourceCounters.rowsDeleted();
+        for (String select : List.of("SELECT * FROM %s.db.latest",
+                "SELECT channel, COUNT(*), SUM(price) FROM %s.db.latest GROUP BY channel")) {
+            assertEquals(query(String.format(select, "stock")), query(String.format(select, "lake")), select);
+        }
+        assertTrue(NativeSourceCounters.equalityDeleteKeys() > keys, "the equality deletes were applied natively");
+        assertEquals(deleted + 2 * (ROWS / 10), NativeSourceCounters.rowsDeleted(), "each updated key's old row, twice");
+        assertEquals(List.of("+I[" + ROWS + "]"), query("SELECT COUNT(*) FROM lake.db.latest"));
+    }
+
+    /**
      * {@code isthmus.row-format} {@code auto} (the default) emits binary rows unless the job
      * reuses objects, as Flink's planner makes every batch query do; {@code columnar} and
      * {@code binary} ask for one; every way reads the rows Iceberg's own catalog reads.

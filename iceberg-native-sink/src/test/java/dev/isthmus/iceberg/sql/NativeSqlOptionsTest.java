@@ -76,6 +76,16 @@ class NativeSqlOptionsTest {
                 e.getMessage());
     }
 
+    @Test
+    void theEqualityDeleteLimitIsAMemorySize() {
+        assertEquals(NativeReadOptions.DEFAULT_MAX_EQUALITY_DELETE_BYTES,
+                NativeSqlOptions.parse(Map.of(), "t").readOptions().maxEqualityDeleteBytes());
+        assertEquals(16L << 20, NativeSqlOptions.parse(Map.of("isthmus.max-equality-delete-bytes", "16mb"), "t")
+                .readOptions().maxEqualityDeleteBytes());
+        assertThrows(ValidationException.class,
+                () -> NativeSqlOptions.parse(Map.of("isthmus.max-equality-delete-bytes", "lots"), "t"));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"yes", "0", "maybe", ""})
     void aBooleanThatIsNotTrueOrFalseIsRefusedNamingTheKey(String value) {
@@ -102,7 +112,7 @@ class NativeSqlOptionsTest {
                 () -> NativeSqlOptions.parse(Map.of("isthmus.stric", "true", "write.format.default", "parquet"),
                         "catalog 'lake'"));
         assertEquals("unsupported option 'isthmus.stric' (catalog 'lake'); the isthmus.* options are"
-                + " 'isthmus.batch-size', 'isthmus.local-reads', 'isthmus.max-delete-positions', 'isthmus.max-native-bytes', 'isthmus.native',"
+                + " 'isthmus.batch-size', 'isthmus.local-reads', 'isthmus.max-delete-positions', 'isthmus.max-equality-delete-bytes', 'isthmus.max-native-bytes', 'isthmus.native',"
                 + " 'isthmus.row-format',"
                 + " 'isthmus.strict'", e.getMessage());
     }

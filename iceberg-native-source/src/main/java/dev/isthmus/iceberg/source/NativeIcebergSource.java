@@ -354,6 +354,16 @@ public final class NativeIcebergSource
             return this;
         }
 
+        /**
+         * The heap one set of a task's equality delete keys (its equality delete files on the same
+         * columns) may take ({@link NativeReadOptions#DEFAULT_MAX_EQUALITY_DELETE_BYTES} by default);
+         * a task past it is read by Iceberg's reader, or fails in strict mode.
+         */
+        public Builder maxEqualityDeleteBytes(long bytes) {
+            this.nativeOptions = nativeOptions.withMaxEqualityDeleteBytes(bytes);
+            return this;
+        }
+
         public Builder nativeOptions(NativeReadOptions options) {
             this.nativeOptions = options;
             return this;

@@ -19,9 +19,12 @@ import java.util.Objects;
  * @param maxDeletePositions the positions a task's position delete files may delete from its data
  *     file, which the reader holds on the heap while it reads the file (8 bytes each); a task past
  *     it falls back to Iceberg's reader, or fails in strict mode
+ * @param maxEqualityDeleteBytes the heap one set of equality delete keys (a task's equality
+ *     delete files on the same columns) may take; a task past it falls back to Iceberg's reader, or
+ *     fails in strict mode
  */
 public record NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat,
-        long maxNativeBytes, long maxDeletePositions) implements Serializable {
+        long maxNativeBytes, long maxDeletePositions, long maxEqualityDeleteBytes) implements Serializable {
     /**
      * How a memory cap's failure names what set it: the readers' and writers' cap is one option
      * with a builder name and a SQL name, and the message cannot tell which the job used.
@@ -32,6 +35,9 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
 
     /** 16 Mi positions, 128 MiB of heap at most for one data file's deletes. */
     public static final long DEFAULT_MAX_DELETE_POSITIONS = 16L << 20;
+
+    /** 128 MiB: several million keys of a few columns. */
+    public static final long DEFAULT_MAX_EQUALITY_DELETE_BYTES = 128L << 20;
 
     /** The rows natively read tasks emit (tasks that fall back emit Iceberg's own in either case). */
     public enum RowFormat {
@@ -60,6 +66,10 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
             throw new IllegalArgumentException("maxDeletePositions must be between 0 and " + (Integer.MAX_VALUE - 8)
                     + ", got " + maxDeletePositions);
         }
+        if (maxEqualityDeleteBytes < 0) {
+            throw new IllegalArgumentException("maxEqualityDeleteBytes must not be negative, got "
+                    + maxEqualityDeleteBytes);
+        }
     }
 
     /**
@@ -68,31 +78,41 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
      */
     public static NativeReadOptions defaults() {
         return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true, RowFormat.BINARY, MemoryTracker.NO_LIMIT,
-                DEFAULT_MAX_DELETE_POSITIONS);
+                DEFAULT_MAX_DELETE_POSITIONS, DEFAULT_MAX_EQUALITY_DELETE_BYTES);
     }
 
     public NativeReadOptions withBatchSize(int rows) {
-        return new NativeReadOptions(rows, strict, localReads, rowFormat, maxNativeBytes, maxDeletePositions);
+        return new NativeReadOptions(rows, strict, localReads, rowFormat, maxNativeBytes, maxDeletePositions,
+                maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withStrict(boolean failInsteadOfFallingBack) {
         return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads, rowFormat, maxNativeBytes,
-                maxDeletePositions);
+                maxDeletePositions, maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withLocalReads(boolean local) {
-        return new NativeReadOptions(batchSize, strict, local, rowFormat, maxNativeBytes, maxDeletePositions);
+        return new NativeReadOptions(batchSize, strict, local, rowFormat, maxNativeBytes, maxDeletePositions,
+                maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withRowFormat(RowFormat format) {
-        return new NativeReadOptions(batchSize, strict, localReads, format, maxNativeBytes, maxDeletePositions);
+        return new NativeReadOptions(batchSize, strict, localReads, format, maxNativeBytes,
+                maxDeletePositions, maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withMaxNativeBytes(long bytes) {
-        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, bytes, maxDeletePositions);
+        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, bytes, maxDeletePositions,
+                maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withMaxDeletePositions(long positions) {
-        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, maxNativeBytes, positions);
+        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, maxNativeBytes, positions,
+                maxEqualityDeleteBytes);
+    }
+
+    public NativeReadOptions withMaxEqualityDeleteBytes(long bytes) {
+        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, maxNativeBytes, maxDeletePositions,
+                bytes);
     }
 }

@@ -36,10 +36,10 @@ import org.slf4j.LoggerFactory;
  * Iceberg's FLIP-27 {@code ReaderFunction} with Parquet decoded natively: the drop-in
  * replacement of its {@code RowDataReaderFunction}, with the same results and the same split
  * positions. Each file scan task of a split is read by the native decoder when it can be, and
- * otherwise by Iceberg's stock reader (delete files, ORC and Avro, encrypted files, row-lineage
- * and {@code _partition} metadata columns, default values, types or files the decoder refuses, and
- * every task when the native library cannot load in this JVM); in strict mode such a task fails
- * the read instead.
+ * otherwise by Iceberg's stock reader (equality deletes on columns it cannot hash, ORC and Avro,
+ * encrypted files, row-lineage and {@code _partition} metadata columns, default values, types or
+ * files the decoder refuses, and every task when the native library cannot load in this JVM); in
+ * strict mode such a task fails the read instead.
  *
  * <p>{@link NativeIcebergSource} builds an {@code IcebergSource} with it and hands it each reader's
  * metric group.
@@ -194,11 +194,13 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             try {
                 PositionDeletes deletes = PositionDeletes.load(task.file().location(), task.deletes(), io, options,
                         tracker, options.maxDeletePositions());
+                EqualityDeletes equalityDeletes = EqualityDeletes.load(task.deletes(), tableSchema, io, options,
+                        tracker, options.maxEqualityDeleteBytes());
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
                         readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, tracker,
-                        runs, deletes);
-            } catch (PositionDeletes.TooManyException e) {
-                refusal = "its position deletes exceed maxDeletePositions";
+                        runs, deletes, equalityDeletes);
+            } catch (DeleteLimitException e) {
+                refusal = e.refusal();
                 cause = e;
             } catch (NativeException.Unsupported | UnsupportedOperationException e) {
                 refusal = "the native decoder does not support it";
@@ -221,6 +223,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     /** Why the task needs the stock reader, or {@code null} if the native reader may try it. */
     private String refusal(FileScanTask task, Map<Integer, ?> constants) {
         String deletes = PositionDeletes.refusal(task.deletes());
+        if (deletes == null) {
+            deletes = EqualityDeletes.refusal(task.deletes(), tableSchema);
+        }
         if (deletes != null) {
             return deletes;
         }

@@ -35,12 +35,16 @@ final class NativeReaderMetrics {
     private final Counter deletePositions;
     private final Counter rowsDeleted;
     private final Counter rowGroupsDeleted;
+    private final Counter equalityDeleteFiles;
+    private final Counter equalityDeleteKeys;
+    private final Counter equalityDeleteCacheHits;
 
     private NativeReaderMetrics(Counter rows, Counter batches, Counter binaryBatches, Counter fetcherTransposedBatches,
             Counter bytesRead,
             Counter decodeNanos, Counter nativeTasks, Counter fallbackTasks, Counter rowGroupsRead,
             Counter rowGroupsPruned, Counter rowGroupsPrunedByDictionary, Counter deleteFiles, Counter deletePositions,
-            Counter rowsDeleted, Counter rowGroupsDeleted) {
+            Counter rowsDeleted, Counter rowGroupsDeleted, Counter equalityDeleteFiles, Counter equalityDeleteKeys,
+            Counter equalityDeleteCacheHits) {
         this.rows = rows;
         this.batches = batches;
         this.binaryBatches = binaryBatches;
@@ -56,13 +60,16 @@ final class NativeReaderMetrics {
         this.deletePositions = deletePositions;
         this.rowsDeleted = rowsDeleted;
         this.rowGroupsDeleted = rowGroupsDeleted;
+        this.equalityDeleteFiles = equalityDeleteFiles;
+        this.equalityDeleteKeys = equalityDeleteKeys;
+        this.equalityDeleteCacheHits = equalityDeleteCacheHits;
     }
 
     static NativeReaderMetrics unregistered() {
         return new NativeReaderMetrics(new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
                 new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
                 new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
-                new SimpleCounter());
+                new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter());
     }
 
     /**
@@ -85,12 +92,15 @@ final class NativeReaderMetrics {
         jvm.gauge("liveBatches", (Gauge<Long>) all::liveArrays);
         jvm.gauge("liveNativeBytes", (Gauge<Long>) () -> nativeStats().exportedBytesLive());
         jvm.gauge("allocatedNativeBytes", (Gauge<Long>) () -> nativeStats().allocatedBytes());
+        jvm.gauge("equalityDeleteCacheBytes", (Gauge<Long>) EqualityDeleteCache::bytes);
         return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"),
                 group.counter("binaryBatches"), group.counter("fetcherTransposedBatches"), group.counter("bytesRead"),
                 group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),
                 group.counter("rowGroupsRead"), group.counter("rowGroupsPruned"),
                 group.counter("rowGroupsPrunedByDictionary"), group.counter("deleteFiles"),
-                group.counter("deletePositions"), group.counter("rowsDeleted"), group.counter("rowGroupsDeleted"));
+                group.counter("deletePositions"), group.counter("rowsDeleted"), group.counter("rowGroupsDeleted"),
+                group.counter("equalityDeleteFiles"), group.counter("equalityDeleteKeys"),
+                group.counter("equalityDeleteCacheHits"));
     }
 
     /** The library's counts, all 0 where it cannot load (every task then falls back: it holds nothing). */
@@ -125,7 +135,21 @@ final class NativeReaderMetrics {
         NativeSourceCounters.positionDeletes(files, positions, groupsDeleted);
     }
 
-    /** Decoded rows of a batch left out as deleted. */
+    /**
+     * A native task's equality deletes: the delete files it applies (each once per set of key
+     * columns), the distinct keys they hold, and how many of its sets came from the cache.
+     */
+    void equalityDeletes(int files, long keys, int cacheHits) {
+        if (files == 0) {
+            return;
+        }
+        equalityDeleteFiles.inc(files);
+        equalityDeleteKeys.inc(keys);
+        equalityDeleteCacheHits.inc(cacheHits);
+        NativeSourceCounters.equalityDeletes(files, keys, cacheHits);
+    }
+
+    /** Decoded rows of a batch left out as deleted (by either kind of delete). */
     void deletedRows(int rows) {
         if (rows > 0) {
             rowsDeleted.inc(rows);

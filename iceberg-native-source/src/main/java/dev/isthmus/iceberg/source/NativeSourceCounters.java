@@ -25,6 +25,9 @@ public final class NativeSourceCounters {
     private static final AtomicLong DELETE_POSITIONS = new AtomicLong();
     private static final AtomicLong ROWS_DELETED = new AtomicLong();
     private static final AtomicLong ROW_GROUPS_DELETED = new AtomicLong();
+    private static final AtomicLong EQUALITY_DELETE_FILES = new AtomicLong();
+    private static final AtomicLong EQUALITY_DELETE_KEYS = new AtomicLong();
+    private static final AtomicLong EQUALITY_DELETE_CACHE_HITS = new AtomicLong();
 
     private NativeSourceCounters() {}
 
@@ -86,7 +89,22 @@ public final class NativeSourceCounters {
         return DELETE_POSITIONS.get();
     }
 
-    /** Decoded rows native tasks left out because a position delete file deleted them. */
+    /** Equality delete files native tasks applied (a file counted once per task it applies to). */
+    public static long equalityDeleteFiles() {
+        return EQUALITY_DELETE_FILES.get();
+    }
+
+    /** Distinct keys in the equality delete sets native tasks applied. */
+    public static long equalityDeleteKeys() {
+        return EQUALITY_DELETE_KEYS.get();
+    }
+
+    /** Equality delete sets native tasks found in the JVM's cache instead of decoding them. */
+    public static long equalityDeleteCacheHits() {
+        return EQUALITY_DELETE_CACHE_HITS.get();
+    }
+
+    /** Decoded rows native tasks left out because a position or equality delete deleted them. */
     public static long rowsDeleted() {
         return ROWS_DELETED.get();
     }
@@ -100,6 +118,12 @@ public final class NativeSourceCounters {
         DELETE_FILES.addAndGet(files);
         DELETE_POSITIONS.addAndGet(positions);
         ROW_GROUPS_DELETED.addAndGet(rowGroupsDeleted);
+    }
+
+    static void equalityDeletes(int files, long keys, int cacheHits) {
+        EQUALITY_DELETE_FILES.addAndGet(files);
+        EQUALITY_DELETE_KEYS.addAndGet(keys);
+        EQUALITY_DELETE_CACHE_HITS.addAndGet(cacheHits);
     }
 
     static void rowsDeleted(long rows) {

@@ -11,6 +11,7 @@ import dev.isthmus.iceberg.source.parquet.ScanOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,6 +21,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
@@ -43,7 +45,9 @@ import org.apache.iceberg.types.Types;
  *       Iceberg's Parquet reader skips them) and rows are filtered with the source's filters, as
  *       Iceberg's {@code FlinkSourceFilter} filters them;
  *   <li>rows the task's position delete files delete ({@link PositionDeletes}) are left out of
- *       each batch's selection, and a row group they delete whole is not decoded;
+ *       each batch's selection, and a row group they delete whole is not decoded; so are rows
+ *       whose key its equality delete files hold ({@link EqualityDeletes}), their key columns
+ *       decoded whether projected or not;
  *   <li>positions count emitted records, as Iceberg's {@code DataIterator} counts them (after
  *       deletes and the filter), so a position taken by either reader resumes in the other.
  * </ul>
@@ -64,6 +68,9 @@ final class NativeTaskReader implements TaskReader {
     private final int[] scanColumn;
     private final RowPositions positions;
     private final PositionDeletes deletes;
+    private final EqualityDeletes equalityDeletes;
+    /** The decoded batch's column of each equality key, by field id. */
+    private final Map<Integer, Integer> keyColumns;
     private final FlinkSourceFilter rowFilter;
     private final RecordLimiter limiter;
     private final NativeReaderMetrics metrics;
@@ -82,7 +89,7 @@ final class NativeTaskReader implements TaskReader {
 
     private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
             ColumnVector[] constants, int[] scanColumn, RowPositions positions, PositionDeletes deletes,
-            FlinkSourceFilter rowFilter, RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows,
+            EqualityDeletes equalityDeletes, Map<Integer, Integer> keyColumns, FlinkSourceFilter rowFilter, RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows,
             long rowsInGroups, long skip, long emitted) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
@@ -92,6 +99,8 @@ final class NativeTaskReader implements TaskReader {
         this.scanColumn = scanColumn;
         this.positions = positions;
         this.deletes = deletes;
+        this.equalityDeletes = equalityDeletes;
+        this.keyColumns = keyColumns;
         this.rowFilter = rowFilter;
         this.limiter = limiter;
         this.metrics = metrics;
@@ -111,12 +120,14 @@ final class NativeTaskReader implements TaskReader {
      * @param binaryRows where to transpose batches to binary rows, or {@code null} for columnar rows
      * @param runs the arena runs the split's batches share
      * @param deletes the rows of the task's file its position delete files delete
+     * @param equalityDeletes the keys its equality delete files delete
      * @throws dev.isthmus.ffm.NativeException.Unsupported if the decoder cannot read the file
      */
     static NativeTaskReader open(String splitId, int fileOffset, long recordOffset, FileScanTask task,
             Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, Expression filter, boolean caseSensitive,
             FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
-            BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs, PositionDeletes deletes) {
+            BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs, PositionDeletes deletes,
+            EqualityDeletes equalityDeletes) {
         List<Types.NestedField> projected = readSchema.columns();
         ColumnVector[] constantColumns = new ColumnVector[projected.size()];
         int[] scanColumn = new int[projected.size()];
@@ -139,9 +150,10 @@ final class NativeTaskReader implements TaskReader {
         }
         NativeParquetFile file = openFile(task.file().location(), io, options);
         try {
+            Map<Integer, Integer> keyColumns = keyColumns(equalityDeletes, fromFile, constants, file);
             boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
             // Either way the position to resume at counts selected rows, not the file's.
-            boolean selecting = filterRows || deletes.size() > 0;
+            boolean selecting = filterRows || deletes.size() > 0 || !equalityDeletes.isEmpty();
             RowGroupPruner pruner = filterRows ? RowGroupPruner.of(file, tableSchema, task.residual(), caseSensitive)
                     : null;
             DictionaryPruner dictionaries = filterRows
@@ -179,10 +191,12 @@ final class NativeTaskReader implements TaskReader {
             try {
                 metrics.nativeTask(groups.size(), pruned, prunedByDictionary,
                         chunkBytes(file, groups, scanOptions.projection()));
-                metrics.positionDeletes(task.deletes().size(), deletes.size(), deleted);
+                metrics.positionDeletes((int) task.deletes().stream()
+                        .filter(d -> d.content() == FileContent.POSITION_DELETES).count(), deletes.size(), deleted);
+                metrics.equalityDeletes(equalityDeletes.files(), equalityDeletes.keys(), equalityDeletes.cacheHits());
                 RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
                 return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
-                        deletes, rowFilter, limiter, metrics, binaryRows, selecting ? -1 : rows,
+                        deletes, equalityDeletes, keyColumns, rowFilter, limiter, metrics, binaryRows, selecting ? -1 : rows,
                         selecting ? recordOffset : 0, recordOffset);
             } catch (RuntimeException e) {
                 closeAfter(e, scan);
@@ -192,6 +206,38 @@ final class NativeTaskReader implements TaskReader {
             closeAfter(e, file);
             throw e;
         }
+    }
+
+    /**
+     * Where each equality key column is in the decoded batch, adding to {@code fromFile} the key
+     * columns not read already. A key column the task supplies as a constant (an identity-partition
+     * value) is read from the file too, which holds the same value; a column the file lacks is
+     * decoded as nulls, as Iceberg reads it, unless Iceberg would give it a value.
+     *
+     * @throws UnsupportedOperationException if the file lacks a key column that is a constant or
+     *     has a default
+     */
+    private static Map<Integer, Integer> keyColumns(EqualityDeletes equalityDeletes, List<Types.NestedField> fromFile,
+            Map<Integer, ?> constants, NativeParquetFile file) {
+        if (equalityDeletes.isEmpty()) {
+            return Map.of();
+        }
+        Map<Integer, Integer> columns = new HashMap<>();
+        for (int i = 0; i < fromFile.size(); i++) {
+            columns.put(fromFile.get(i).fieldId(), i);
+        }
+        for (Types.NestedField key : equalityDeletes.keyFields()) {
+            boolean inFile = file.columns().stream().anyMatch(c -> c.fieldId() == key.fieldId());
+            if (!inFile && (constants.containsKey(key.fieldId()) || key.initialDefault() != null)) {
+                throw new UnsupportedOperationException("the data file does not hold the equality key column "
+                        + key.name() + ", which is a partition value or has a default");
+            }
+            if (!columns.containsKey(key.fieldId())) {
+                columns.put(key.fieldId(), fromFile.size());
+                fromFile.add(key);
+            }
+        }
+        return columns;
     }
 
     /** Closes {@code resource} after {@code failure}, which a failure to close must not hide. */
@@ -294,9 +340,12 @@ final class NativeTaskReader implements TaskReader {
         int[] selection = null;
         int selected = rows;
         // A batch no delete touches, without a filter, needs no selection.
-        if (rowFilter != null || deletes.deletesAny(firstPosition, rows)) {
+        if (rowFilter != null || !equalityDeletes.isEmpty() || deletes.deletesAny(firstPosition, rows)) {
             selection = new int[rows];
             selected = deletes.live(firstPosition, rows, selection);
+            if (!equalityDeletes.isEmpty()) {
+                selected = equalityDeletes.live(batch.batch().columns, keyColumns, selection, selected);
+            }
             metrics.deletedRows(rows - selected);
             if (rowFilter != null) {
                 int kept = 0;

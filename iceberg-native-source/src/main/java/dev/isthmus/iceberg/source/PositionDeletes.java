@@ -5,6 +5,8 @@ import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -17,15 +19,18 @@ import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.IOUtil;
 import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * The rows of one data file that its task's position delete files delete: their positions,
- * sorted and distinct, decoded natively from the delete files' {@code file_path} and
- * {@code pos} columns. Iceberg's planning has already applied the sequence-number rules, so every
- * delete file of the task applies; a file that deletes rows of several data files contributes
- * only the rows of this one.
+ * sorted and distinct, decoded natively from Parquet delete files' {@code file_path} and
+ * {@code pos} columns, or taken from a deletion vector (format v3: a Roaring bitmap in a Puffin
+ * blob, which Iceberg's {@code PositionDeleteIndex} deserializes). Iceberg's planning has already
+ * applied the sequence-number rules, so every delete file of the task applies; a file that
+ * deletes rows of several data files contributes only the rows of this one.
  *
  * <p>Batches take their live rows from {@link #live} as a selection, so a deleted row is never
  * materialized, and a row group whose rows are all deleted is skipped before decoding
@@ -42,42 +47,37 @@ final class PositionDeletes {
         this.positions = positions;
     }
 
-    /** A task's delete files hold more positions for one data file than the reader may keep. */
-    static final class TooManyException extends RuntimeException {
-        TooManyException(String message) {
-            super(message);
-        }
-    }
-
-    /** Why the native reader cannot apply {@code deletes}, or {@code null} if it can. */
+    /**
+     * Why the native reader cannot apply {@code deletes}, of either kind, or {@code null} if it may
+     * ({@link EqualityDeletes#refusal} checks the equality deletes' columns).
+     */
     static String refusal(List<DeleteFile> deletes) {
         for (DeleteFile delete : deletes) {
             if (delete.keyMetadata() != null) {
                 return "it has encrypted delete files";
             }
-            if (delete.content() == FileContent.EQUALITY_DELETES) {
-                return "it has equality delete files";
-            }
             if (delete.format() == FileFormat.PUFFIN) {
-                return "it has deletion vectors";
-            }
-            if (delete.format() != FileFormat.PARQUET) {
-                return "it has " + delete.format() + " position delete files";
+                if (delete.content() != FileContent.POSITION_DELETES || delete.contentOffset() == null
+                        || delete.contentSizeInBytes() == null || delete.referencedDataFile() == null) {
+                    return "it has a Puffin delete file that is not a deletion vector of one data file";
+                }
+            } else if (delete.format() != FileFormat.PARQUET) {
+                return "it has " + delete.format() + " delete files";
             }
         }
         return null;
     }
 
     /**
-     * Decodes the positions {@code deletes} delete from {@code dataFile}; the delete files must be
-     * ones {@link #refusal} accepts.
+     * Decodes the positions the position delete files among {@code deletes} delete from
+     * {@code dataFile}; the delete files must be ones {@link #refusal} accepts.
      *
      * @param limit how many positions it may hold
-     * @throws TooManyException past {@code limit}, naming the data file and the limit
+     * @throws DeleteLimitException past {@code limit}, naming the data file and the limit
      */
     static PositionDeletes load(String dataFile, List<DeleteFile> deletes, FileIO io, NativeReadOptions options,
             MemoryTracker tracker, long limit) {
-        if (deletes.isEmpty()) {
+        if (deletes.stream().noneMatch(d -> d.content() == FileContent.POSITION_DELETES)) {
             return NONE;
         }
         byte[] path = dataFile.getBytes(StandardCharsets.UTF_8);
@@ -85,6 +85,35 @@ final class PositionDeletes {
         int count = 0;
         boolean sorted = true;
         for (DeleteFile delete : deletes) {
+            if (delete.content() != FileContent.POSITION_DELETES) {
+                continue;
+            }
+            if (delete.format() == FileFormat.PUFFIN) {
+                if (!dataFile.equals(delete.referencedDataFile())) {
+                    continue;
+                }
+                long cardinality = delete.recordCount();
+                if (count + cardinality > limit) {
+                    throw tooMany(dataFile, limit);
+                }
+                if (count + cardinality > positions.length) {
+                    positions = Arrays.copyOf(positions, (int) (count + cardinality));
+                }
+                long[] into = positions;
+                int[] at = {count};
+                readDeletionVector(delete, io).forEach(position -> {
+                    if (at[0] == into.length) {
+                        throw new IllegalStateException("The deletion vector in " + delete.location() + " for "
+                                + dataFile + " holds more positions than its record count, " + cardinality);
+                    }
+                    into[at[0]++] = position;
+                });
+                for (int i = Math.max(count, 1); i < at[0]; i++) {
+                    sorted &= positions[i] >= positions[i - 1];
+                }
+                count = at[0];
+                continue;
+            }
             // Named by the delete file's metadata, or by its file_path bounds when they are equal.
             boolean onlyThisFile = dataFile.equals(ContentFileUtil.referencedDataFileLocation(delete));
             try (NativeParquetFile file = NativeTaskReader.openFile(delete.location(), io, options);
@@ -125,8 +154,28 @@ final class PositionDeletes {
         return new PositionDeletes(distinct(kept));
     }
 
-    private static TooManyException tooMany(String dataFile, long limit) {
-        return new TooManyException(String.format(Locale.ROOT,
+    /** The deletion vector's blob, read through the table's FileIO and deserialized by Iceberg. */
+    private static PositionDeleteIndex readDeletionVector(DeleteFile delete, FileIO io) {
+        long size = delete.contentSizeInBytes();
+        if (size < 0 || size > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("The deletion vector in " + delete.location() + " claims " + size
+                    + " bytes");
+        }
+        byte[] blob = new byte[(int) size];
+        try {
+            IOUtil.readFully(io.newInputFile(delete.location()), delete.contentOffset(), blob, 0, blob.length);
+            return PositionDeleteIndex.deserialize(blob, delete);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the deletion vector at offset " + delete.contentOffset()
+                    + " of " + delete.location(), e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("Cannot read the deletion vector at offset " + delete.contentOffset()
+                    + " of " + delete.location() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static DeleteLimitException tooMany(String dataFile, long limit) {
+        return new DeleteLimitException("its position deletes exceed maxDeletePositions", String.format(Locale.ROOT,
                 "its position delete files delete more than %d rows of %s (maxDeletePositions, or"
                         + " 'isthmus.max-delete-positions' in SQL)", limit, dataFile));
     }

@@ -286,7 +286,7 @@ class NativeIcebergSourceTest {
     }
 
     @Test
-    void positionDeletesReadNativelyWhileEqualityDeletesFallBack() {
+    void positionAndEqualityDeletesReadNatively() {
         TestTables tables = new TestTables(dir);
         Table table = tables.create("deletes", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
                 Map.of(TableProperties.FORMAT_VERSION, "2"));
@@ -302,17 +302,14 @@ class NativeIcebergSourceTest {
         assertEquals(rowsDeleted + 3, NativeSourceCounters.rowsDeleted(), "the three deleted rows, left out natively");
 
         TestTables.deleteEquals(table, "id", records.subList(100, 110));
-        Exception strict = assertThrows(RuntimeException.class, () -> run(NativeIcebergSource.forRowData()
-                .tableLoader(tables.loader("deletes")).strict(true).build(), SampleTable.SCHEMA, 1));
-        assertTrue(causes(strict).anyMatch(t -> t instanceof NativeReadRefusedException
-                && t.getMessage().contains("equality delete files")), "strict mode refuses equality deletes");
-
         long fallbacks = NativeSourceCounters.fallbackTasks();
-        long nativeTasks = NativeSourceCounters.nativeTasks();
-        assertSameRows(tables, "deletes", NativeIcebergSource.forRowData(), IcebergSource.forRowData(),
+        long keys = NativeSourceCounters.equalityDeleteKeys();
+        rowsDeleted = NativeSourceCounters.rowsDeleted();
+        assertSameRows(tables, "deletes", NativeIcebergSource.forRowData().strict(true), IcebergSource.forRowData(),
                 SampleTable.SCHEMA, 2);
-        assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks(), "the file with equality deletes fell back");
-        assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "the other file was read natively");
+        assertEquals(fallbacks, NativeSourceCounters.fallbackTasks(), "no task fell back");
+        assertTrue(NativeSourceCounters.equalityDeleteKeys() > keys, "the keys were applied natively");
+        assertEquals(rowsDeleted + 13, NativeSourceCounters.rowsDeleted(), "three rows by position, ten by key");
     }
 
     /** Each reader registers its metrics; summed over the subtasks they count what was read. */
@@ -405,7 +402,7 @@ class NativeIcebergSourceTest {
     /**
      * A job that fails mid-read restores the source's split positions from the last checkpoint;
      * with the collect sink's exactly-once results, a position off by one row shows as a row
-     * missing or read twice.
+     * missing or read twice. Position and equality deletes make the positions count live rows.
      */
     @ParameterizedTest
     @EnumSource(RowFormat.class)
@@ -413,9 +410,13 @@ class NativeIcebergSourceTest {
     void failoverResumesAtTheCheckpointedPositions(RowFormat format) throws Exception {
         TestTables tables = new TestTables(dir);
         Table table = tables.create("failover", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                Map.of("write.parquet.row-group-size-bytes", "8192"));
-        TestTables.append(table, SampleTable.records(0, 12_000));
-        TestTables.append(table, SampleTable.records(12_000, 8_000));
+                Map.of("write.parquet.row-group-size-bytes", "8192", TableProperties.FORMAT_VERSION, "2"));
+        DataFile first = TestTables.append(table, SampleTable.records(0, 12_000)).getFirst();
+        List<Record> second = SampleTable.records(12_000, 8_000);
+        TestTables.append(table, second);
+        TestTables.deletePositions(table, first, java.util.stream.LongStream.range(0, 12_000).filter(p -> p % 9 == 4)
+                .toArray());
+        TestTables.deleteEquals(table, "id", second.stream().filter(r -> (Long) r.getField("id") % 7 == 0).toList());
         CHECKPOINTED.set(false);
         FAILED.set(false);
 
@@ -439,10 +440,6 @@ class NativeIcebergSourceTest {
         List<List<Object>> expected = run(IcebergSource.forRowData().tableLoader(tables.loader("failover")).build(),
                 SampleTable.SCHEMA, 1);
         ReadResults.assertSameRows(expected, rows);
-    }
-
-    private static Stream<Throwable> causes(Throwable t) {
-        return Stream.iterate(t, java.util.Objects::nonNull, Throwable::getCause);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.flink.configuration.Configuration;
@@ -43,6 +44,8 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The native reader function against Iceberg's {@code RowDataReaderFunction} on the same
@@ -521,15 +524,268 @@ class NativeReaderFunctionTest {
         assertTrue(e.getMessage().contains("Invalid starting record offset 5"), e.getMessage());
     }
 
-    /** What the native reader does not apply yet goes to Iceberg's reader, with the same rows. */
+    /**
+     * Equality deletes on the key, as an upsert sink writes them, apply to the rows committed
+     * before them only: the rows appended after a delete of the same keys stay.
+     */
     @Test
-    void equalityDeletesFallBack() {
+    void equalityDeletesApplyToEarlierRowsNatively() {
         Table table = new TestTables(dir).create("eq", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
                 withFormatV2(SMALL_ROW_GROUPS));
-        List<Record> records = SampleTable.records(0, 2_000);
+        List<Record> first = SampleTable.records(0, 2_000);
+        TestTables.append(table, first);
+        TestTables.append(table, SampleTable.records(2_000, 1_000));
+        List<Record> deleted = new ArrayList<>(first.subList(10, 20));
+        deleted.addAll(first.subList(600, 900));
+        deleted.addAll(SampleTable.records(2_990, 10));
+        TestTables.deleteEquals(table, "id", deleted);
+        // Upserted again: the same keys, committed after their deletes.
+        TestTables.append(table, first.subList(600, 650));
+        EqualityDeleteCache.clear();
+        long keys = NativeSourceCounters.equalityDeleteKeys();
+        long rowsDeleted = NativeSourceCounters.rowsDeleted();
+        long hits = NativeSourceCounters.equalityDeleteCacheHits();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
+        assertEquals(0, assertSameAsStock(table, SampleTable.SCHEMA.select("score", "day"), List.of(), 2),
+                "the key column not projected");
+        assertTrue(NativeSourceCounters.equalityDeleteKeys() > keys, "the keys were applied natively");
+        assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "rows were deleted natively");
+        assertTrue(NativeSourceCounters.equalityDeleteCacheHits() > hits, "the tasks shared one loaded set");
+    }
+
+    /** Keys of several columns, strings and dates, with nulls equal to nulls as Iceberg compares them. */
+    @Test
+    void equalityDeletesOnSeveralColumnsMatchNullsToNulls() {
+        Table table = new TestTables(dir).create("eq_multi", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(SMALL_ROW_GROUPS));
+        List<Record> records = SampleTable.records(0, 3_000);
         TestTables.append(table, records);
-        TestTables.deleteEquals(table, "id", records.subList(10, 20));
-        assertTrue(assertSameAsStock(table, null, List.of(), 1) > 0, "equality deletes");
+        // Every fifth row has a null category: these delete every (null, day) and ("b", day) pair.
+        TestTables.deleteEquals(table, List.of("category", "day"), List.of(records.get(4), records.get(1)));
+        TestTables.deleteEquals(table, List.of("amount", "payload"), records.subList(100, 400));
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
+        assertEquals(0, assertSameAsStock(table, SampleTable.SCHEMA.select("id", "category"),
+                List.of(Expressions.lessThan("id", 2_000L)), 2));
+    }
+
+    /**
+     * Partitioned tables: each partition's deletes apply within it, and after a spec change
+     * Iceberg's scoping (which deletes reach which data files) is the task's, kept as it is.
+     */
+    @Test
+    void partitionedEqualityDeletesAcrossASpecChange() {
+        Table table = new TestTables(dir).create("eq_parts", SampleTable.SCHEMA,
+                PartitionSpec.builderFor(SampleTable.SCHEMA).identity("category").build(),
+                withFormatV2(SMALL_ROW_GROUPS));
+        List<Record> records = SampleTable.records(0, 3_000);
+        TestTables.append(table, records);
+        TestTables.deleteEquals(table, List.of("id", "category"), records.subList(200, 700));
+        table.updateSpec().removeField("category").addField(Expressions.bucket("id", 4))
+                .commit();
+        List<Record> later = SampleTable.records(3_000, 2_000);
+        TestTables.append(table, later);
+        List<Record> deleted = new ArrayList<>(later.subList(0, 300));
+        deleted.addAll(records.subList(1_000, 1_100));
+        TestTables.deleteEquals(table, List.of("id", "category"), deleted);
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 3));
+        assertEquals(0, assertSameAsStock(table, SampleTable.SCHEMA.select("ts", "category"),
+                List.of(Expressions.equal("category", "b")), 1));
+    }
+
+    /** Format v3: deletion vectors beside equality deletes, partitioned and not. */
+    @ParameterizedTest(name = "partitioned {0}")
+    @ValueSource(booleans = {false, true})
+    void deletionVectorsAndEqualityDeletesOnV3(boolean partitioned) {
+        Map<String, String> properties = new java.util.HashMap<>(SMALL_ROW_GROUPS);
+        properties.put("format-version", "3");
+        Table table = new TestTables(dir).create("v3_" + partitioned, SampleTable.SCHEMA,
+                partitioned ? PartitionSpec.builderFor(SampleTable.SCHEMA).identity("day").build()
+                        : PartitionSpec.unpartitioned(), properties);
+        List<Record> records = SampleTable.records(0, 3_000);
+        List<DataFile> files = TestTables.append(table, records);
+        // The last rows of a file's first row group, and one whole row group, among scattered ones.
+        TestTables.deleteWithVector(table, files.getFirst(), java.util.stream.LongStream.range(0, 1_000)
+                .filter(p -> p % 11 == 3 || (p >= 250 && p < 600)).toArray());
+        TestTables.deleteEquals(table, List.of("id", "day"), records.subList(1_500, 1_800));
+        long groupsDeleted = NativeSourceCounters.rowGroupsDeleted();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
+        assertEquals(0, assertSameAsStock(table, SampleTable.SCHEMA.select("score", "ts"),
+                List.of(Expressions.notNull("ts")), 2));
+        assertTrue(NativeSourceCounters.rowGroupsDeleted() > groupsDeleted, "a row group deleted whole was skipped");
+    }
+
+    /** Position and equality deletes on the same data file, a row deleted by both among them. */
+    @Test
+    void positionAndEqualityDeletesOnOneFile() {
+        Table table = new TestTables(dir).create("eq_mixed", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(SMALL_ROW_GROUPS));
+        List<Record> records = SampleTable.records(0, 2_000);
+        DataFile file = TestTables.append(table, records).getFirst();
+        TestTables.deletePositions(table, file, java.util.stream.LongStream.range(0, 2_000).filter(p -> p % 7 == 0)
+                .toArray());
+        TestTables.deleteEquals(table, "id", records.subList(0, 500));
+        // The whole last row group (ids from 1_700 on are in it or later ones) by keys.
+        TestTables.deleteEquals(table, "id", records.subList(1_700, 2_000));
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 1));
+    }
+
+    /** A key column added after a data file was written is null in it, as Iceberg reads it. */
+    @Test
+    void equalityDeletesOnAColumnAddedLaterMatchItsNulls() {
+        Table table = new TestTables(dir).create("eq_added", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(Map.of()));
+        List<Record> records = SampleTable.records(0, 500);
+        TestTables.append(table, records);
+        table.updateSchema().addColumn("region", Types.StringType.get()).commit();
+        List<Record> keys = new ArrayList<>();
+        for (long id : new long[] {7, 8, 9}) {
+            Record key = GenericRecord.create(table.schema());
+            key.setField("id", id);
+            key.setField("region", id == 9 ? "eu" : null);
+            keys.add(key);
+        }
+        TestTables.deleteEquals(table, List.of("id", "region"), keys);
+        long rowsDeleted = NativeSourceCounters.rowsDeleted();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 1));
+        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "score"), List.of(), 1));
+        assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "ids 7 and 8, deleted natively");
+    }
+
+    /**
+     * A model of a table under change: random inserts, key updates (an equality delete of the
+     * key, then its new row), deletes by key on two columns and deletes by position, committed one
+     * by one; after every commit both readers read the table, and Iceberg's generic reader gives
+     * the model's rows.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3})
+    void randomChangesReadAsTheStockReaderReadsThem(long seed) throws IOException {
+        SplittableRandom random = new SplittableRandom(seed);
+        PartitionSpec spec = seed == 2 ? PartitionSpec.builderFor(SampleTable.SCHEMA).bucket("id", 3).build()
+                : PartitionSpec.unpartitioned();
+        Table table = new TestTables(dir).create("model_" + seed, SampleTable.SCHEMA, spec,
+                withFormatV2(SMALL_ROW_GROUPS));
+        Map<Long, Record> live = new java.util.TreeMap<>();
+        long nextRow = 0;
+        for (int commit = 0; commit < 7; commit++) {
+            List<Long> ids = new ArrayList<>(live.keySet());
+            int op = commit == 0 ? 0 : random.nextInt(4);
+            switch (op) {
+                case 0 -> {
+                    List<Record> added = SampleTable.records(nextRow, random.nextInt(300, 1_500));
+                    nextRow += added.size();
+                    added.forEach(r -> live.put((Long) r.getField("id"), r));
+                    TestTables.append(table, added);
+                }
+                case 1 -> {
+                    List<Record> old = pick(random, ids, live, 0.1);
+                    TestTables.deleteEquals(table, "id", old);
+                    List<Record> updated = new ArrayList<>();
+                    for (Record r : old) {
+                        Record next = SampleTable.records(nextRow++, 1).getFirst();
+                        next.setField("id", r.getField("id"));
+                        updated.add(next);
+                        live.put((Long) r.getField("id"), next);
+                    }
+                    TestTables.append(table, updated);
+                }
+                case 2 -> {
+                    List<Record> gone = pick(random, ids, live, 0.05);
+                    TestTables.deleteEquals(table, List.of("id", "category"), gone);
+                    gone.forEach(r -> live.remove((Long) r.getField("id")));
+                }
+                default -> deleteLivePositions(table, random, live);
+            }
+            assertEquals(0, assertSameAsStock(table, null, List.of(), 1), "after commit " + commit);
+            List<Long> read = new ArrayList<>();
+            try (var rows = org.apache.iceberg.data.IcebergGenerics.read(table).select("id").build()) {
+                rows.forEach(r -> read.add((Long) r.getField("id")));
+            }
+            read.sort(null);
+            assertEquals(List.copyOf(live.keySet()), read, "the model's rows after commit " + commit);
+        }
+    }
+
+    private static List<Record> pick(SplittableRandom random, List<Long> ids, Map<Long, Record> live,
+            double share) {
+        List<Record> picked = new ArrayList<>();
+        for (long id : ids) {
+            if (random.nextDouble() < share) {
+                picked.add(live.get(id));
+            }
+        }
+        return picked;
+    }
+
+    /**
+     * Deletes a random fifth of one data file's live rows by position. A key's live row is in the
+     * newest data file holding the key (updates append after deleting), at the key's place in it.
+     */
+    private static void deleteLivePositions(Table table, SplittableRandom random, Map<Long, Record> live)
+            throws IOException {
+        List<DataFile> files = new ArrayList<>();
+        try (var tasks = table.newScan().planFiles()) {
+            tasks.forEach(task -> files.add(task.file()));
+        }
+        files.sort(java.util.Comparator.comparing(DataFile::location));
+        Map<DataFile, List<Long>> idsOf = new java.util.HashMap<>();
+        Map<Long, Long> newest = new java.util.HashMap<>();
+        for (DataFile file : files) {
+            List<Long> ids = new ArrayList<>();
+            try (var rows = org.apache.iceberg.parquet.Parquet.read(table.io().newInputFile(file.location()))
+                    .project(table.schema().select("id"))
+                    .createReaderFunc(s -> org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(
+                            table.schema().select("id"), s))
+                    .<Record>build()) {
+                rows.forEach(r -> ids.add((Long) r.getField("id")));
+            }
+            idsOf.put(file, ids);
+            ids.forEach(id -> newest.merge(id, file.dataSequenceNumber(), Math::max));
+        }
+        DataFile chosen = files.get(random.nextInt(files.size()));
+        List<Long> ids = idsOf.get(chosen);
+        List<Long> positions = new ArrayList<>();
+        for (int pos = 0; pos < ids.size(); pos++) {
+            long id = ids.get(pos);
+            if (live.containsKey(id) && newest.get(id) == (long) chosen.dataSequenceNumber() && random.nextInt(5) == 0) {
+                positions.add((long) pos);
+                live.remove(id);
+            }
+        }
+        if (!positions.isEmpty()) {
+            TestTables.deletePositions(table, chosen, positions.stream().mapToLong(Long::longValue).toArray());
+        }
+    }
+
+    /** Equality deletes past their limit fall back, or fail naming the limit in strict mode. */
+    @Test
+    void equalityDeletesPastTheLimitFallBackOrFailStrictReads() {
+        Table table = new TestTables(dir).create("eq_many", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV2(Map.of()));
+        List<Record> records = SampleTable.records(0, 3_000);
+        TestTables.append(table, records);
+        TestTables.deleteEquals(table, "id", records.subList(0, 2_000));
+        IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
+        RowType type = FlinkSchemaUtil.convert(table.schema());
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
+                true, table.io(), table.encryption(), List.of(), -1);
+        NativeReadOptions limited = NativeReadOptions.defaults().withMaxEqualityDeleteBytes(16_000);
+
+        long fallbacks = NativeSourceCounters.fallbackTasks();
+        assertEquals(ReadResults.read(stock, split, type), ReadResults.read(new NativeReaderFunction(table.schema(),
+                null, null, true, table.io(), table.encryption(), List.of(), -1, limited), split, type));
+        assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks());
+
+        ReaderFunction<RowData> strict = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
+                table.encryption(), List.of(), -1, limited.withStrict(true));
+        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class,
+                () -> ReadResults.read(strict, split, type));
+        assertTrue(e.getMessage().contains("take more than 16000 bytes")
+                && e.getMessage().contains("isthmus.max-equality-delete-bytes"), e.getMessage());
+
+        ReaderFunction<RowData> enough = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
+                table.encryption(), List.of(), -1, limited.withMaxEqualityDeleteBytes(1 << 20).withStrict(true));
+        assertEquals(ReadResults.read(stock, split, type), ReadResults.read(enough, split, type));
     }
 
     /** A task whose deletes exceed the limit falls back, or fails naming the limit in strict mode. */

@@ -160,31 +160,75 @@ final class TestTables {
         table.newRowDelta().addDeletes(deletes).commit();
     }
 
-    /** Deletes the rows whose {@code equalityField} equals one of {@code rows}' with an equality delete file. */
-    static void deleteEquals(Table table, String equalityField, List<Record> rows) {
-        Schema deleteSchema = table.schema().select(equalityField);
-        String location = table.locationProvider().newDataLocation("eq-deletes-" + UUID.randomUUID() + ".parquet");
-        EqualityDeleteWriter<Record> writer;
-        try {
-            writer = Parquet.writeDeletes(table.io().newOutputFile(location))
-                    .forTable(table)
-                    .rowSchema(deleteSchema)
-                    .createWriterFunc(GenericParquetWriter::create)
-                    .equalityFieldIds(deleteSchema.findField(equalityField).fieldId())
-                    .overwrite()
-                    .buildEqualityWriter();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** Deletes rows {@code positions} of {@code file} with a deletion vector (format v3), its first. */
+    static void deleteWithVector(Table table, DataFile file, long... positions) {
+        String location = table.locationProvider().newDataLocation(table.spec(), file.partition(),
+                "dv-" + UUID.randomUUID() + ".puffin");
+        org.apache.iceberg.deletes.BaseDVFileWriter writer = new org.apache.iceberg.deletes.BaseDVFileWriter(
+                () -> table.io().newOutputFile(location), path -> null);
         try (writer) {
-            for (Record row : rows) {
-                Record key = GenericRecord.create(deleteSchema);
-                key.setField(equalityField, row.getField(equalityField));
-                writer.write(key);
+            for (long position : positions) {
+                writer.delete(file.location(), position, table.specs().get(file.specId()), file.partition());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        table.newRowDelta().addDeletes(writer.toDeleteFile()).commit();
+        org.apache.iceberg.RowDelta delta = table.newRowDelta();
+        writer.result().deleteFiles().forEach(delta::addDeletes);
+        delta.commit();
+    }
+
+    /** Deletes the rows whose {@code equalityField} equals one of {@code rows}' with an equality delete file. */
+    static void deleteEquals(Table table, String equalityField, List<Record> rows) {
+        deleteEquals(table, List.of(equalityField), rows);
+    }
+
+    /**
+     * Deletes the rows whose {@code equalityFields} equal those of one of {@code rows}, in one
+     * commit: one equality delete file per partition of the table's current spec, holding just
+     * those fields, as Flink's upsert sink writes them.
+     */
+    static void deleteEquals(Table table, List<String> equalityFields, List<Record> rows) {
+        Schema deleteSchema = table.schema().select(equalityFields);
+        int[] ids = equalityFields.stream().mapToInt(f -> table.schema().findField(f).fieldId()).toArray();
+        Map<StructLike, List<Record>> byPartition = new LinkedHashMap<>();
+        PartitionKey partitionKey = new PartitionKey(table.spec(), table.schema());
+        InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
+        for (Record row : rows) {
+            partitionKey.partition(wrapper.wrap(row));
+            byPartition.computeIfAbsent(partitionKey.copy(), k -> new ArrayList<>()).add(row);
+        }
+        org.apache.iceberg.RowDelta delta = table.newRowDelta();
+        for (Map.Entry<StructLike, List<Record>> partition : byPartition.entrySet()) {
+            String location = table.locationProvider().newDataLocation(table.spec(), partition.getKey(),
+                    "eq-deletes-" + UUID.randomUUID() + ".parquet");
+            EqualityDeleteWriter<Record> writer;
+            try {
+                writer = Parquet.writeDeletes(table.io().newOutputFile(location))
+                        .forTable(table)
+                        .withSpec(table.spec())
+                        .withPartition(table.spec().isUnpartitioned() ? null : partition.getKey())
+                        .rowSchema(deleteSchema)
+                        .createWriterFunc(GenericParquetWriter::create)
+                        .equalityFieldIds(ids)
+                        .overwrite()
+                        .buildEqualityWriter();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            try (writer) {
+                for (Record row : partition.getValue()) {
+                    Record key = GenericRecord.create(deleteSchema);
+                    for (String field : equalityFields) {
+                        key.setField(field, row.getField(field));
+                    }
+                    writer.write(key);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            delta.addDeletes(writer.toDeleteFile());
+        }
+        delta.commit();
     }
 }

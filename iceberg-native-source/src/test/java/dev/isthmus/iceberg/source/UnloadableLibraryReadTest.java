@@ -29,8 +29,9 @@ class UnloadableLibraryReadTest {
         assertEquals(2 * 3_000, Long.parseLong(ChildJvm.printed(output, "rows")), output);
         assertEquals(tasks, Long.parseLong(ChildJvm.printed(output, "job-a.fallbackTasks")), output);
         assertEquals(tasks, Long.parseLong(ChildJvm.printed(output, "job-b.fallbackTasks")), output);
-        assertEquals("{isthmus.jvm.allocatedNativeBytes=0, isthmus.jvm.liveBatches=0, isthmus.jvm.liveNativeBytes=0,"
-                + " isthmus.liveBatches=0, isthmus.liveNativeBytes=0}", ChildJvm.printed(output, "gauges"), output);
+        assertEquals("{isthmus.jvm.allocatedNativeBytes=0, isthmus.jvm.equalityDeleteCacheBytes=0,"
+                + " isthmus.jvm.liveBatches=0, isthmus.jvm.liveNativeBytes=0, isthmus.liveBatches=0,"
+                + " isthmus.liveNativeBytes=0}", ChildJvm.printed(output, "gauges"), output);
 
         List<String> warnings = ChildJvm.logged(output, "WARN", NativeReaderFunction.class);
         assertEquals(2, warnings.size(), "one per job, not per task or subtask:\n" + output);

@@ -42,8 +42,8 @@ class IsthmusCatalogSqlTest {
     }
 
     /**
-     * Upserts write native data files beside Iceberg's equality deletes; a task with delete files
-     * is read by Iceberg's reader, so the read is not strict.
+     * Upserts write native data files beside Iceberg's equality deletes, which the native reader
+     * applies: the catalog's strict reads hold.
      */
     @Test
     void upsertsKeepTheLatestRowOfEachKey() throws Exception {
@@ -53,7 +53,7 @@ class IsthmusCatalogSqlTest {
         sql.executeSql("INSERT INTO lake.db.latest VALUES (1, 10), (2, 20), (3, 30)").await();
         sql.executeSql("INSERT INTO lake.db.latest VALUES (2, 21), (3, 31)").await();
         assertEquals(List.of("+I[1, 10]", "+I[2, 21]", "+I[3, 31]"),
-                rows(sql, "SELECT * FROM lake.db.latest /*+ OPTIONS('isthmus.strict'='false') */"));
+                rows(sql, "SELECT * FROM lake.db.latest"));
     }
 
     @Test
