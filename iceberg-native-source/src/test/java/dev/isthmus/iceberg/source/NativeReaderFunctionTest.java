@@ -765,55 +765,49 @@ class NativeReaderFunctionTest {
         List<Record> records = SampleTable.records(0, 3_000);
         TestTables.append(table, records);
         TestTables.deleteEquals(table, "id", records.subList(0, 2_000));
-        IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
-        RowType type = FlinkSchemaUtil.convert(table.schema());
-        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
-                true, table.io(), table.encryption(), List.of(), -1);
         NativeReadOptions limited = NativeReadOptions.defaults().withMaxEqualityDeleteBytes(16_000);
-
-        long fallbacks = NativeSourceCounters.fallbackTasks();
-        assertEquals(ReadResults.read(stock, split, type), ReadResults.read(new NativeReaderFunction(table.schema(),
-                null, null, true, table.io(), table.encryption(), List.of(), -1, limited), split, type));
-        assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks());
-
-        ReaderFunction<RowData> strict = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
-                table.encryption(), List.of(), -1, limited.withStrict(true));
-        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class,
-                () -> ReadResults.read(strict, split, type));
-        assertTrue(e.getMessage().contains("take more than 16000 bytes")
-                && e.getMessage().contains("isthmus.max-equality-delete-bytes"), e.getMessage());
-
-        ReaderFunction<RowData> enough = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
-                table.encryption(), List.of(), -1, limited.withMaxEqualityDeleteBytes(1 << 20).withStrict(true));
-        assertEquals(ReadResults.read(stock, split, type), ReadResults.read(enough, split, type));
+        assertLimitFallsBackOrFailsStrictReads(table, limited, limited.withMaxEqualityDeleteBytes(1 << 20),
+                "take more than 16000 bytes", "isthmus.max-equality-delete-bytes");
     }
 
     /** A task whose deletes exceed the limit falls back, or fails naming the limit in strict mode. */
     @Test
     void deletesPastTheLimitFallBackOrFailStrictReads() {
         Table table = oneFileWithItsFirstRowsDeleted("many", 500, 40);
+        String file = plan(table, null, List.of()).getFirst().task().files().iterator().next().file().location();
+        NativeReadOptions limited = NativeReadOptions.defaults().withMaxDeletePositions(39);
+        assertLimitFallsBackOrFailsStrictReads(table, limited, limited.withMaxDeletePositions(40),
+                "more than 39 rows of " + file, "maxDeletePositions");
+    }
+
+    /**
+     * The table's one split: with {@code limited} its task falls back with the stock rows, in
+     * strict mode fails with a message holding {@code named}, and with {@code enough} reads
+     * natively, strict, the stock rows.
+     */
+    private void assertLimitFallsBackOrFailsStrictReads(Table table, NativeReadOptions limited,
+            NativeReadOptions enough, String... named) {
         IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
-        String file = split.task().files().iterator().next().file().location();
         RowType type = FlinkSchemaUtil.convert(table.schema());
         ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
                 true, table.io(), table.encryption(), List.of(), -1);
-        NativeReadOptions limited = NativeReadOptions.defaults().withMaxDeletePositions(39);
+        List<Emitted> expected = ReadResults.read(stock, split, type);
 
         long fallbacks = NativeSourceCounters.fallbackTasks();
-        assertEquals(ReadResults.read(stock, split, type), ReadResults.read(new NativeReaderFunction(table.schema(),
-                null, null, true, table.io(), table.encryption(), List.of(), -1, limited), split, type));
+        assertEquals(expected, ReadResults.read(nativeFunction(table, limited), split, type));
         assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks());
 
-        ReaderFunction<RowData> strict = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
-                table.encryption(), List.of(), -1, limited.withStrict(true));
         NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class,
-                () -> ReadResults.read(strict, split, type));
-        assertTrue(e.getMessage().contains("more than 39 rows of " + file)
-                && e.getMessage().contains("maxDeletePositions"), e.getMessage());
+                () -> ReadResults.read(nativeFunction(table, limited.withStrict(true)), split, type));
+        for (String part : named) {
+            assertTrue(e.getMessage().contains(part), e.getMessage());
+        }
+        assertEquals(expected, ReadResults.read(nativeFunction(table, enough.withStrict(true)), split, type));
+    }
 
-        ReaderFunction<RowData> enough = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
-                table.encryption(), List.of(), -1, limited.withMaxDeletePositions(40).withStrict(true));
-        assertEquals(ReadResults.read(stock, split, type), ReadResults.read(enough, split, type));
+    private static ReaderFunction<RowData> nativeFunction(Table table, NativeReadOptions options) {
+        return new NativeReaderFunction(table.schema(), null, null, true, table.io(), table.encryption(), List.of(),
+                -1, options);
     }
 
     /** A v2 table of one data file of {@code rows} rows whose first {@code deleted} a position delete file deletes. */
