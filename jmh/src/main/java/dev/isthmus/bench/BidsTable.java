@@ -15,6 +15,7 @@ import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
@@ -22,6 +23,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.deletes.BaseDVFileWriter;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.flink.CatalogLoader;
@@ -40,8 +43,10 @@ import org.apache.iceberg.parquet.Parquet;
  * streaming ingestion leaves them; {@link #ensureWithPositionDeletes(long)} the first with about
  * one row in ten deleted by a position delete file per data file, as a rewrite of position
  * deletes leaves them, and {@link #ensureLiveRows(long)} the rows that table keeps, written
- * without deletes. Cached by row count (and file count): a complete table is
- * reused.
+ * without deletes; {@link #ensureWithDeletionVectors(long)} the same deletes as deletion vectors
+ * of a v3 table; {@link #ensureUpserted(long)} the first with the same rows' keys updated by
+ * one upsert commit (equality deletes), and {@link #ensureUpsertedLiveRows(long)} the rows it
+ * keeps, without deletes. Cached by row count (and file count): a complete table is reused.
  */
 final class BidsTable {
     static final int FILES = 8;
@@ -68,10 +73,37 @@ final class BidsTable {
                 Layout.WITH_POSITION_DELETES);
     }
 
+    /**
+     * A loader of a format v3 table of {@link #ensure(long)}'s rows in as many files, with the rows
+     * {@link #deleted} picks deleted by a deletion vector per data file (one Puffin file).
+     */
+    static TableLoader ensureWithDeletionVectors(long rows) {
+        return ensure("bids_" + rows + "_vector_deleted", rows, FILES, ONE_SPLIT_PER_FILE,
+                Layout.WITH_DELETION_VECTORS);
+    }
+
     /** A loader of the table of the rows {@link #ensureWithPositionDeletes} keeps, without delete files. */
     static TableLoader ensureLiveRows(long rows) {
         return ensure("bids_" + rows + "_live", rows, FILES, ONE_SPLIT_PER_FILE, Layout.LIVE_ONLY);
     }
+
+    /**
+     * A loader of the table of {@link #ensure(long)}'s rows in as many files, then one commit as
+     * Flink's upsert sink makes it at parallelism 1: an equality delete file on the key
+     * ({@code auction}, {@code dateTime}) of the bids {@link #deleted} picks and a data file of
+     * their new rows (each one's price plus one).
+     */
+    static TableLoader ensureUpserted(long rows) {
+        return ensure("bids_" + rows + "_upserted", rows, FILES, ONE_SPLIT_PER_FILE, Layout.UPSERTED);
+    }
+
+    /** A loader of the table of the rows {@link #ensureUpserted} keeps, without delete files. */
+    static TableLoader ensureUpsertedLiveRows(long rows) {
+        return ensure("bids_" + rows + "_upserted_live", rows, FILES, ONE_SPLIT_PER_FILE, Layout.UPSERTED_LIVE);
+    }
+
+    /** The equality key of the upserted tables: unique, since every bid's {@code dateTime} is. */
+    static final List<String> UPSERT_KEY = List.of("auction", "dateTime");
 
     /** Whether the merge-on-read tables delete the bid of {@code event}: about one in ten, scattered. */
     static boolean deleted(long event) {
@@ -94,7 +126,31 @@ final class BidsTable {
             Map.of(TableProperties.SPLIT_SIZE, String.valueOf(4L << 20));
 
     /** Which of the generated bids a table holds, and how. */
-    private enum Layout { ALL, WITH_POSITION_DELETES, LIVE_ONLY }
+    private enum Layout {
+        ALL, WITH_POSITION_DELETES, WITH_DELETION_VECTORS, LIVE_ONLY, UPSERTED, UPSERTED_LIVE;
+
+        /** Its data files: the upserted layouts add one of the new rows. */
+        int dataFiles(int files) {
+            return this == UPSERTED || this == UPSERTED_LIVE ? files + 1 : files;
+        }
+
+        int deleteFiles(int files) {
+            return switch (this) {
+                case WITH_POSITION_DELETES, WITH_DELETION_VECTORS -> files;
+                case UPSERTED -> 1;
+                default -> 0;
+            };
+        }
+
+        /** Its rows: the upserted table holds the old rows of the keys upserted as well. */
+        long records(long rows) {
+            return switch (this) {
+                case LIVE_ONLY -> liveRows(rows);
+                case UPSERTED -> rows + (rows - liveRows(rows));
+                default -> rows;
+            };
+        }
+    }
 
     /**
      * A loader of the table of {@code rows} bids in {@code files} files and no table property
@@ -116,7 +172,7 @@ final class BidsTable {
         CatalogLoader catalogLoader = CatalogLoader.hadoop("bench", new Configuration(), catalogProperties);
         TableIdentifier id = TableIdentifier.of(NAMESPACE, name);
         try (HadoopCatalog catalog = (HadoopCatalog) catalogLoader.loadCatalog()) {
-            if (!complete(catalog, id, layout == Layout.LIVE_ONLY ? liveRows(rows) : rows, files, layout)) {
+            if (!complete(catalog, id, rows, files, layout)) {
                 catalog.dropTable(id, true);
                 create(catalog, id, rows, files, properties, layout);
             }
@@ -133,53 +189,136 @@ final class BidsTable {
         }
         var snapshot = catalog.loadTable(id).currentSnapshot();
         return snapshot != null
-                && String.valueOf(rows).equals(snapshot.summary().get("total-records"))
-                && String.valueOf(files).equals(snapshot.summary().get("total-data-files"))
-                && String.valueOf(layout == Layout.WITH_POSITION_DELETES ? files : 0)
-                        .equals(snapshot.summary().get("total-delete-files"));
+                && String.valueOf(layout.records(rows)).equals(snapshot.summary().get("total-records"))
+                && String.valueOf(layout.dataFiles(files)).equals(snapshot.summary().get("total-data-files"))
+                && String.valueOf(layout.deleteFiles(files)).equals(snapshot.summary().get("total-delete-files"));
     }
 
     private static void create(HadoopCatalog catalog, TableIdentifier id, long rows, int files,
             Map<String, String> properties, Layout layout) throws IOException {
         Map<String, String> tableProperties = new HashMap<>(properties);
-        tableProperties.put(TableProperties.FORMAT_VERSION, "2");
+        tableProperties.put(TableProperties.FORMAT_VERSION, layout == Layout.WITH_DELETION_VECTORS ? "3" : "2");
         Table table = catalog.createTable(id, BidsParquetFile.SCHEMA, PartitionSpec.unpartitioned(), tableProperties);
         SplittableRandom random = new SplittableRandom(1);
         GenericRecord template = GenericRecord.create(BidsParquetFile.SCHEMA);
         AppendFiles append = table.newAppend();
         List<DataFile> dataFiles = new ArrayList<>();
+        List<Record> upserted = new ArrayList<>();
         long event = 0;
         for (int f = 0; f < files; f++) {
             long end = rows * (f + 1) / files;
             OutputFile out = table.io().newOutputFile(table.locationProvider().newDataLocation("bids-" + f + ".parquet"));
-            FileAppender<Record> appender = Parquet.write(out)
-                    .schema(table.schema())
-                    .setAll(table.properties())
-                    .createWriterFunc(GenericParquetWriter::create)
-                    .build();
+            FileAppender<Record> appender = appender(table, out);
             try (appender) {
                 for (; event < end; event++) {
                     // Every bid is drawn, so that the live table's rows are the other tables' rows.
                     Record bid = BidsParquetFile.bid(template, random, event);
-                    if (layout != Layout.LIVE_ONLY || !deleted(event)) {
+                    boolean upsert = deleted(event);
+                    if (upsert && (layout == Layout.UPSERTED || layout == Layout.UPSERTED_LIVE)) {
+                        Record updated = bid.copy();
+                        updated.setField("price", (Long) bid.getField("price") + 1);
+                        upserted.add(updated);
+                    }
+                    if (!upsert || layout == Layout.ALL || layout == Layout.WITH_POSITION_DELETES
+                            || layout == Layout.WITH_DELETION_VECTORS || layout == Layout.UPSERTED) {
                         appender.add(bid);
                     }
                 }
             }
-            DataFile file = DataFiles.builder(table.spec())
-                    .withPath(out.location())
-                    .withFormat(FileFormat.PARQUET)
-                    .withFileSizeInBytes(appender.length())
-                    .withMetrics(appender.metrics())
-                    .withSplitOffsets(appender.splitOffsets())
-                    .build();
-            append.appendFile(file);
-            dataFiles.add(file);
+            dataFiles.add(dataFile(table, out, appender));
         }
+        if (layout == Layout.UPSERTED_LIVE) {
+            dataFiles.add(write(table, "bids-upserted.parquet", upserted));
+        }
+        dataFiles.forEach(append::appendFile);
         append.commit();
         if (layout == Layout.WITH_POSITION_DELETES) {
             deletePositions(table, dataFiles, rows);
         }
+        if (layout == Layout.WITH_DELETION_VECTORS) {
+            deleteWithVectors(table, dataFiles, rows);
+        }
+        if (layout == Layout.UPSERTED) {
+            upsert(table, upserted);
+        }
+    }
+
+    /** A deletion vector per data file, in one Puffin file as one writer task writes them, committed after them. */
+    private static void deleteWithVectors(Table table, List<DataFile> dataFiles, long rows) throws IOException {
+        OutputFile out = table.io().newOutputFile(table.locationProvider().newDataLocation("deletes.puffin"));
+        BaseDVFileWriter writer = new BaseDVFileWriter(() -> out, path -> null);
+        long first = 0;
+        try (writer) {
+            for (int f = 0; f < dataFiles.size(); f++) {
+                DataFile file = dataFiles.get(f);
+                long end = rows * (f + 1) / dataFiles.size();
+                for (long event = first; event < end; event++) {
+                    if (deleted(event)) {
+                        writer.delete(file.location(), event - first, table.spec(), null);
+                    }
+                }
+                first = end;
+            }
+        }
+        RowDelta delta = table.newRowDelta();
+        writer.result().deleteFiles().forEach(delta::addDeletes);
+        delta.commit();
+    }
+
+    private static DataFile write(Table table, String name, List<Record> records) throws IOException {
+        OutputFile out = table.io().newOutputFile(table.locationProvider().newDataLocation(name));
+        FileAppender<Record> appender = appender(table, out);
+        try (appender) {
+            records.forEach(appender::add);
+        }
+        return dataFile(table, out, appender);
+    }
+
+    private static FileAppender<Record> appender(Table table, OutputFile out) throws IOException {
+        return Parquet.write(out)
+                .schema(table.schema())
+                .setAll(table.properties())
+                .createWriterFunc(GenericParquetWriter::create)
+                .build();
+    }
+
+    /** The data file {@code appender}, closed, wrote to {@code out}. */
+    private static DataFile dataFile(Table table, OutputFile out, FileAppender<Record> appender) {
+        return DataFiles.builder(table.spec())
+                .withPath(out.location())
+                .withFormat(FileFormat.PARQUET)
+                .withFileSizeInBytes(appender.length())
+                .withMetrics(appender.metrics())
+                .withSplitOffsets(appender.splitOffsets())
+                .build();
+    }
+
+    /**
+     * One upsert commit: the keys of {@code updated}'s rows deleted by one equality delete file
+     * holding just the key columns, and the new rows in one data file beside it (the same
+     * sequence number, so the delete leaves them).
+     */
+    private static void upsert(Table table, List<Record> updated) throws IOException {
+        Schema keySchema = table.schema().select(UPSERT_KEY);
+        OutputFile out = table.io().newOutputFile(table.locationProvider().newDataLocation("eq-deletes.parquet"));
+        EqualityDeleteWriter<Record> writer = Parquet.writeDeletes(out)
+                .setAll(table.properties())
+                .withSpec(table.spec())
+                .rowSchema(keySchema)
+                .createWriterFunc(GenericParquetWriter::create)
+                .equalityFieldIds(UPSERT_KEY.stream().mapToInt(f -> table.schema().findField(f).fieldId()).toArray())
+                .overwrite()
+                .buildEqualityWriter();
+        try (writer) {
+            GenericRecord key = GenericRecord.create(keySchema);
+            for (Record row : updated) {
+                Record k = key.copy();
+                UPSERT_KEY.forEach(f -> k.setField(f, row.getField(f)));
+                writer.write(k);
+            }
+        }
+        table.newRowDelta().addRows(write(table, "bids-upserted.parquet", updated)).addDeletes(writer.toDeleteFile())
+                .commit();
     }
 
     /** One position delete file per data file, committed after them, sorted as Iceberg's writers sort. */

@@ -23,12 +23,16 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Merge-on-read with position deletes: the bids of {@link SourceBenchmark} with about one row in
- * ten deleted by one position delete file per data file ({@link BidsTable#ensureWithPositionDeletes}),
- * read whole by Iceberg's source and by the native one (strict, binary rows), and the rows it
- * keeps written without deletes ({@link BidsTable#ensureLiveRows}), read natively: what the
- * deletes cost the native reader. Every job hashes every value into a checksum, which must be the
- * same for all three legs, and must count the live rows.
+ * Merge-on-read: the bids of {@link SourceBenchmark} with about one row in ten deleted, read whole
+ * by Iceberg's source and by the native one (strict, binary rows), and the rows the table keeps
+ * written without deletes, read natively: what the deletes cost the native reader. With
+ * {@code deletes=position} the rows are deleted by one position delete file per data file, as a
+ * rewrite of position deletes leaves them ({@link BidsTable#ensureWithPositionDeletes}); with
+ * {@code deletes=vector} by a deletion vector per data file of a v3 table
+ * ({@link BidsTable#ensureWithDeletionVectors}); with {@code deletes=equality} their keys are upserted by one commit of an equality delete file and
+ * the new rows, as Flink's upsert sink writes them ({@link BidsTable#ensureUpserted}). Every job
+ * hashes every value into a checksum, which must be the same for all three legs, and must count
+ * the live rows; the native job must leave out exactly the deleted rows.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -37,25 +41,38 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 15)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
         "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g"})
-public class PositionDeletesBenchmark {
+public class MergeOnReadBenchmark {
     @Param("2000000")
     public long rows;
 
     @Param({"1", "2"})
     public int parallelism;
 
+    @Param({"position", "vector", "equality"})
+    public String deletes;
+
     private MiniCluster cluster;
     private TableLoader deleted;
     private TableLoader live;
     private long liveRows;
+    private long deletedRows;
     /** The live rows' checksum, from the stock reader of the deleted table: every leg must match it. */
     private long expected;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        deleted = BidsTable.ensureWithPositionDeletes(rows);
-        live = BidsTable.ensureLiveRows(rows);
-        liveRows = BidsTable.liveRows(rows);
+        boolean byPosition = !deletes.equals("equality");
+        deleted = switch (deletes) {
+            case "position" -> BidsTable.ensureWithPositionDeletes(rows);
+            case "vector" -> BidsTable.ensureWithDeletionVectors(rows);
+            case "equality" -> BidsTable.ensureUpserted(rows);
+            default -> throw new IllegalArgumentException("deletes must be position, vector or equality, got "
+                    + deletes);
+        };
+        live = byPosition ? BidsTable.ensureLiveRows(rows) : BidsTable.ensureUpsertedLiveRows(rows);
+        // Upserts keep a row per key: the old rows of the keys upserted are the deleted ones.
+        deletedRows = rows - BidsTable.liveRows(rows);
+        liveRows = byPosition ? rows - deletedRows : rows;
         cluster = MiniClusters.start(2);
         expected = SourceBenchmark.readAll(cluster, parallelism, false, true,
                 IcebergSource.forRowData().tableLoader(deleted.clone()).build(), liveRows);
@@ -77,9 +94,9 @@ public class PositionDeletesBenchmark {
     public long nativeSource() throws Exception {
         long before = NativeSourceCounters.rowsDeleted();
         long read = read(NativeIcebergSource.forRowData().tableLoader(deleted.clone()).strict(true).build());
-        if (NativeSourceCounters.rowsDeleted() - before != rows - liveRows) {
+        if (NativeSourceCounters.rowsDeleted() - before != deletedRows) {
             throw new IllegalStateException("the native reader left out " + (NativeSourceCounters.rowsDeleted() - before)
-                    + " rows, not the " + (rows - liveRows) + " deleted");
+                    + " rows, not the " + deletedRows + " deleted");
         }
         return read;
     }
