@@ -37,8 +37,9 @@ import org.apache.flink.table.api.ValidationException;
  *   (docs/memory.md);
  *   <li>{@code isthmus.max-delete-positions} (16777216): the positions a task's position delete
  *   files may delete from its data file; past it the task falls back (strict: fails);
- *   <li>{@code isthmus.max-equality-delete-bytes} (128mb): the heap one set of a task's equality
- *   delete keys may take, as a memory size; past it the task falls back (strict: fails).
+ *   <li>{@code isthmus.max-equality-delete-bytes} (128mb, 1gb at most): the heap the keys of a
+ *   task's equality delete files on the same columns may take, as a memory size; past it the task
+ *   falls back (strict: fails).
  * </ul>
  *
  * @param nativeIo whether reads and writes go through the native source and sink
@@ -73,7 +74,7 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
     static final ConfigOption<MemorySize> MAX_EQUALITY_DELETE_BYTES = ConfigOptions
             .key("isthmus.max-equality-delete-bytes").memoryType()
             .defaultValue(new MemorySize(NativeReadOptions.DEFAULT_MAX_EQUALITY_DELETE_BYTES))
-            .withDescription("The heap one set of a task's equality delete keys may take.");
+            .withDescription("The heap the keys of a task's equality delete files on the same columns may take.");
 
     static final List<ConfigOption<?>> ALL = List.of(NATIVE, STRICT, BATCH_SIZE, LOCAL_READS, ROW_FORMAT,
             MAX_NATIVE_BYTES, MAX_DELETE_POSITIONS, MAX_EQUALITY_DELETE_BYTES);
@@ -106,9 +107,14 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
             throw new ValidationException(String.format(Locale.ROOT, "'%s' must be between 0 and %d, got %d (%s)",
                     MAX_DELETE_POSITIONS.key(), Integer.MAX_VALUE - 8, maxDeletePositions, where));
         }
+        long maxEqualityDeleteBytes = get(config, MAX_EQUALITY_DELETE_BYTES, where).getBytes();
+        if (maxEqualityDeleteBytes > NativeReadOptions.MAX_EQUALITY_DELETE_BYTES) {
+            throw new ValidationException(String.format(Locale.ROOT, "'%s' must be at most 1gb, got '%s' (%s)",
+                    MAX_EQUALITY_DELETE_BYTES.key(), config.toMap().get(MAX_EQUALITY_DELETE_BYTES.key()), where));
+        }
         return new NativeSqlOptions(get(config, NATIVE, where), strict,
                 new NativeReadOptions(batchSize, strict, get(config, LOCAL_READS, where), defaults.rowFormat(),
-                        maxNativeBytes, maxDeletePositions, get(config, MAX_EQUALITY_DELETE_BYTES, where).getBytes()),
+                        maxNativeBytes, maxDeletePositions, maxEqualityDeleteBytes),
                 rowFormat(get(config, ROW_FORMAT, where), where));
     }
 

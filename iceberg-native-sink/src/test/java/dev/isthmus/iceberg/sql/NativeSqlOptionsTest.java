@@ -84,6 +84,9 @@ class NativeSqlOptionsTest {
                 .readOptions().maxEqualityDeleteBytes());
         assertThrows(ValidationException.class,
                 () -> NativeSqlOptions.parse(Map.of("isthmus.max-equality-delete-bytes", "lots"), "t"));
+        ValidationException e = assertThrows(ValidationException.class,
+                () -> NativeSqlOptions.parse(Map.of("isthmus.max-equality-delete-bytes", "2gb"), "t"));
+        assertEquals("'isthmus.max-equality-delete-bytes' must be at most 1gb, got '2gb' (t)", e.getMessage());
     }
 
     @ParameterizedTest

@@ -6,18 +6,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The equality delete sets this JVM (a TaskManager) loaded, shared by its readers: every data
- * file of a partition is deleted from by the same equality delete files, so the tasks of one scan
- * would otherwise decode them once each. Least recently used sets go first once the sets take
- * more than {@link #BUDGET_BYTES} of heap; a set larger than that is not kept. Delete files never
- * change once written, so a set is found again by its files' locations and the field ids.
+ * The keys of the equality delete files this JVM's readers loaded, one set per file, shared by
+ * them: the data files of a partition are deleted from by mostly the same equality delete files,
+ * so the tasks of one scan would otherwise decode them once each. Least recently used sets go
+ * first once the sets take more than {@link #BUDGET_BYTES} of heap; a set larger than that is not
+ * kept. Delete files never change once written, so a set is found again by its file's location and
+ * the field ids. Two readers missing the same file at once both decode it.
  */
 final class EqualityDeleteCache {
     /** The heap the cached sets may take together. */
-    static final long BUDGET_BYTES = 64L << 20;
+    static final long BUDGET_BYTES = 128L << 20;
 
-    /** One set's identity: its equality field ids (sorted) and its delete files' locations (sorted). */
-    record Key(List<Integer> fieldIds, List<String> locations) {}
+    /** One set's identity: its equality field ids (sorted) and its delete file's location. */
+    record Key(List<Integer> fieldIds, String location) {}
 
     private static final LinkedHashMap<Key, KeySet> SETS = new LinkedHashMap<>(16, 0.75f, true);
     private static long bytes;

@@ -7,7 +7,6 @@ import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,21 +21,22 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * The keys a task's equality delete files delete from its data file: per set of equality field
- * ids, the keys of every row of the files with those ids, decoded natively and held as
- * {@link RowKeys} byte strings in a {@link KeySet}. A data row whose key on some set's ids is in
- * that set is deleted; nulls equal nulls, as Iceberg compares keys. Iceberg's planning has already
+ * The keys a task's equality delete files delete from its data file: per group of files on the
+ * same equality field ids, the keys of each file's rows, decoded natively and held as
+ * {@link RowKeys} byte strings in a {@link KeySet} per file. A data row whose key on a group's ids
+ * is in one of its sets is deleted; nulls equal nulls, as Iceberg compares keys. Iceberg's planning has already
  * scoped the task's delete files (the delete's data sequence number above the data file's, its
  * partition, or any partition for an unpartitioned delete), so every set applies to every row.
  *
- * <p>Sets are shared through {@link EqualityDeleteCache}, so the tasks of one TaskManager decode
- * a partition's delete files once.
+ * <p>Sets are shared through {@link EqualityDeleteCache}, one per delete file: the data files of a
+ * partition each get the equality deletes committed after them, different lists of mostly the
+ * same files, and a task decodes only the files no earlier task of the JVM left in the cache.
  */
 final class EqualityDeletes {
     static final EqualityDeletes NONE = new EqualityDeletes(List.of(), 0, 0, 0);
 
-    /** One set: its key columns, in field-id order, and its keys. */
-    record Group(List<Types.NestedField> fields, KeySet keys) {}
+    /** One group of delete files on the same columns: the columns, in field-id order, and each file's keys. */
+    record Group(List<Types.NestedField> fields, List<KeySet> keys) {}
 
     private final List<Group> groups;
     private final int files;
@@ -88,7 +88,7 @@ final class EqualityDeletes {
      * Loads the keys of the equality delete files among {@code deletes}, which {@link #refusal}
      * accepts, or takes them from the cache.
      *
-     * @param limit the heap one set may take
+     * @param limit the heap the sets of one group of files on the same columns may take together
      * @throws DeleteLimitException past {@code limit}, naming the delete files and the limit
      */
     static EqualityDeletes load(List<DeleteFile> deletes, Schema tableSchema, FileIO io, NativeReadOptions options,
@@ -108,49 +108,55 @@ final class EqualityDeletes {
         long keys = 0;
         int hits = 0;
         for (Map.Entry<List<Integer>, List<DeleteFile>> entry : byIds.entrySet()) {
-            List<DeleteFile> group = new ArrayList<>(entry.getValue());
-            group.sort(Comparator.comparing(DeleteFile::location));
-            List<String> locations = group.stream().map(DeleteFile::location).distinct().toList();
+            List<String> locations = entry.getValue().stream().map(DeleteFile::location).distinct().sorted().toList();
             List<Types.NestedField> fields = entry.getKey().stream().map(tableSchema::findField).toList();
-            EqualityDeleteCache.Key key = new EqualityDeleteCache.Key(entry.getKey(), locations);
-            KeySet set = EqualityDeleteCache.get(key);
-            if (set == null) {
-                set = read(locations, new Schema(fields), io, options, tracker, limit);
-                EqualityDeleteCache.put(key, set);
-            } else {
-                hits++;
+            List<KeySet> sets = new ArrayList<>();
+            long bytes = 0;
+            for (String location : locations) {
+                EqualityDeleteCache.Key key = new EqualityDeleteCache.Key(entry.getKey(), location);
+                KeySet set = EqualityDeleteCache.get(key);
+                if (set == null) {
+                    set = read(location, new Schema(fields), io, options, tracker, limit - bytes, locations, limit);
+                    EqualityDeleteCache.put(key, set);
+                } else {
+                    hits++;
+                }
+                bytes += set.bytes();
+                if (bytes > limit) {
+                    throw tooLarge(locations, limit);
+                }
+                sets.add(set);
+                keys += set.size();
             }
-            if (set.bytes() > limit) {
-                throw tooLarge(locations, limit);
-            }
-            groups.add(new Group(fields, set));
+            groups.add(new Group(fields, List.copyOf(sets)));
             files += locations.size();
-            keys += set.size();
         }
         return new EqualityDeletes(List.copyOf(groups), files, keys, hits);
     }
 
-    private static KeySet read(List<String> locations, Schema keySchema, FileIO io, NativeReadOptions options,
-            MemoryTracker tracker, long limit) {
+    /**
+     * The keys of one delete file; fails as soon as they take more than {@code room}, so a file far
+     * past the limit is not decoded whole first.
+     */
+    private static KeySet read(String location, Schema keySchema, FileIO io, NativeReadOptions options,
+            MemoryTracker tracker, long room, List<String> locations, long limit) {
         KeySet set = new KeySet();
-        for (String location : locations) {
-            try (NativeParquetFile file = NativeTaskReader.openFile(location, io, options);
-                    NativeParquetScan scan = file.scan(new ScanOptions(keySchema, null, 0, options.batchSize(), false),
-                            tracker)) {
-                while (scan.hasNext()) {
-                    try (ArrowColumnarBatch batch = scan.next()) {
-                        RowKeys rowKeys = RowKeys.of(batch.batch().columns);
-                        int rows = batch.numRows();
-                        for (int i = 0; i < rows; i++) {
-                            int length = rowKeys.encode(i);
-                            byte[] bytes = rowKeys.bytes();
-                            set.add(bytes, length, KeySet.hash(bytes, length));
-                        }
+        try (NativeParquetFile file = NativeTaskReader.openFile(location, io, options);
+                NativeParquetScan scan = file.scan(new ScanOptions(keySchema, null, 0, options.batchSize(), false),
+                        tracker)) {
+            while (scan.hasNext()) {
+                try (ArrowColumnarBatch batch = scan.next()) {
+                    RowKeys rowKeys = RowKeys.of(batch.batch().columns);
+                    int rows = batch.numRows();
+                    for (int i = 0; i < rows; i++) {
+                        int length = rowKeys.encode(i);
+                        byte[] bytes = rowKeys.bytes();
+                        set.add(bytes, length, KeySet.hash(bytes, length));
                     }
                 }
-            }
-            if (set.bytes() > limit) {
-                throw tooLarge(locations, limit);
+                if (set.bytes() > room) {
+                    throw tooLarge(locations, limit);
+                }
             }
         }
         return set;
@@ -182,12 +188,12 @@ final class EqualityDeletes {
         return files;
     }
 
-    /** Distinct keys in the sets. */
+    /** Keys in the sets (distinct within each delete file). */
     long keys() {
         return keys;
     }
 
-    /** Sets found in the cache rather than decoded. */
+    /** Delete files whose set was found in the cache rather than decoded. */
     int cacheHits() {
         return cacheHits;
     }
@@ -207,13 +213,18 @@ final class EqualityDeletes {
                 keyColumns[c] = decoded[columnOf.get(fields.get(c).fieldId())];
             }
             RowKeys rowKeys = RowKeys.of(keyColumns);
-            KeySet set = group.keys();
+            List<KeySet> sets = group.keys();
             int n = 0;
             for (int k = 0; k < kept; k++) {
                 int row = selection[k];
                 int length = rowKeys.encode(row);
                 byte[] bytes = rowKeys.bytes();
-                if (!set.contains(bytes, length, KeySet.hash(bytes, length))) {
+                int hash = KeySet.hash(bytes, length);
+                boolean deleted = false;
+                for (int f = 0; f < sets.size() && !deleted; f++) {
+                    deleted = sets.get(f).contains(bytes, length, hash);
+                }
+                if (!deleted) {
                     selection[n++] = row;
                 }
             }

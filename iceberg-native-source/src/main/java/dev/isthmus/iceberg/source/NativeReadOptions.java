@@ -19,9 +19,9 @@ import java.util.Objects;
  * @param maxDeletePositions the positions a task's position delete files may delete from its data
  *     file, which the reader holds on the heap while it reads the file (8 bytes each); a task past
  *     it falls back to Iceberg's reader, or fails in strict mode
- * @param maxEqualityDeleteBytes the heap one set of equality delete keys (a task's equality
- *     delete files on the same columns) may take; a task past it falls back to Iceberg's reader, or
- *     fails in strict mode
+ * @param maxEqualityDeleteBytes the heap the keys of a task's equality delete files on the same
+ *     columns may take (1 GiB at most); a task past it falls back to Iceberg's reader, or fails in
+ *     strict mode
  */
 public record NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat,
         long maxNativeBytes, long maxDeletePositions, long maxEqualityDeleteBytes) implements Serializable {
@@ -38,6 +38,9 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
 
     /** 128 MiB: several million keys of a few columns. */
     public static final long DEFAULT_MAX_EQUALITY_DELETE_BYTES = 128L << 20;
+
+    /** 1 GiB, the most {@link #maxEqualityDeleteBytes} may be. */
+    public static final long MAX_EQUALITY_DELETE_BYTES = 1L << 30;
 
     /** The rows natively read tasks emit (tasks that fall back emit Iceberg's own in either case). */
     public enum RowFormat {
@@ -66,9 +69,10 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
             throw new IllegalArgumentException("maxDeletePositions must be between 0 and " + (Integer.MAX_VALUE - 8)
                     + ", got " + maxDeletePositions);
         }
-        if (maxEqualityDeleteBytes < 0) {
-            throw new IllegalArgumentException("maxEqualityDeleteBytes must not be negative, got "
-                    + maxEqualityDeleteBytes);
+        // A set's arena is one array: the limit keeps it well inside an array's reach.
+        if (maxEqualityDeleteBytes < 0 || maxEqualityDeleteBytes > MAX_EQUALITY_DELETE_BYTES) {
+            throw new IllegalArgumentException("maxEqualityDeleteBytes must be between 0 and "
+                    + MAX_EQUALITY_DELETE_BYTES + ", got " + maxEqualityDeleteBytes);
         }
     }
 

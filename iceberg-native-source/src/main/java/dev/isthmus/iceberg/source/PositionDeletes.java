@@ -90,7 +90,9 @@ final class PositionDeletes {
             }
             if (delete.format() == FileFormat.PUFFIN) {
                 if (!dataFile.equals(delete.referencedDataFile())) {
-                    continue;
+                    // Planning attaches a vector to the file it names: anything else would lose deletes.
+                    throw new IllegalStateException("The deletion vector in " + delete.location() + " names "
+                            + delete.referencedDataFile() + ", not the task's data file " + dataFile);
                 }
                 long cardinality = delete.recordCount();
                 if (count + cardinality > limit) {
