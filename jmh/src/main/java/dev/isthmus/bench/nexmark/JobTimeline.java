@@ -20,10 +20,12 @@ import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
  * was written, which for bounded input is the sink's flush at the end of its input (or, if no
  * row came after the last checkpoint's barrier, that checkpoint's flush). Every task of a
  * bounded job waits for a checkpoint after its input is done, so a short job's time is read
- * here rather than guessed from the total.
+ * here rather than guessed from the total; unless a fetcher of one of its sources stalled at
+ * its close ({@link StalledFetchers}), which holds its task, and the checkpoints, for the close's
+ * timeout.
  */
 record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<Checkpoint> checkpoints,
-        long lastDataFile, long finished) {
+        long lastDataFile, long finished, int stalledFetchers) {
     /** An operator chain and when its last subtask finished. */
     record Phase(String name, long finished) {}
 
@@ -31,10 +33,13 @@ record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<C
     record Checkpoint(long triggered, long completed) {}
 
     /** A run whose job Flink has no record of (it failed before it ran). */
-    static final JobTimeline UNKNOWN = new JobTimeline(-1, -1, List.of(), List.of(), -1, -1);
+    static final JobTimeline UNKNOWN = new JobTimeline(-1, -1, List.of(), List.of(), -1, -1, 0);
 
-    /** {@code lastDataFileAt} is the epoch millisecond the last committed data file was written, or -1. */
-    static JobTimeline of(AccessExecutionGraph graph, long submittedAt, long lastDataFileAt) {
+    /**
+     * @param lastDataFileAt the epoch millisecond the last committed data file was written, or -1
+     * @param stalledFetchers how many of the job's source fetchers stalled at their close
+     */
+    static JobTimeline of(AccessExecutionGraph graph, long submittedAt, long lastDataFileAt, int stalledFetchers) {
         long tasksRunning = -1;
         List<Phase> vertices = new ArrayList<>();
         for (AccessExecutionJobVertex vertex : graph.getVerticesTopologically()) {
@@ -57,7 +62,7 @@ record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<C
         checkpoints.sort(Comparator.comparingLong(Checkpoint::triggered));
         return new JobTimeline(since(submittedAt, graph.getStatusTimestamp(JobStatus.RUNNING)), tasksRunning,
                 List.copyOf(vertices), List.copyOf(checkpoints), since(submittedAt, lastDataFileAt),
-                since(submittedAt, graph.getStatusTimestamp(JobStatus.FINISHED)));
+                since(submittedAt, graph.getStatusTimestamp(JobStatus.FINISHED)), stalledFetchers);
     }
 
     private static long since(long origin, long timestamp) {
@@ -76,8 +81,8 @@ record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<C
         String marks = checkpoints.stream().map(c -> c.triggered() + "-" + c.completed())
                 .collect(Collectors.joining(", "));
         return String.format(Locale.ROOT, "running %d, tasks running %d; last data file %d; checkpoints %s;"
-                + " finished: %s; job %d", running, tasksRunning, lastDataFile, marks.isEmpty() ? "none" : marks, chains,
-                finished);
+                + " finished: %s; job %d%s", running, tasksRunning, lastDataFile, marks.isEmpty() ? "none" : marks, chains,
+                finished, stalledFetchers == 0 ? "" : "; " + stalledFetchers + " source fetchers stalled at close");
     }
 
     /** The rows of the timeline CSV, one per mark, each prefixed with the run's key. */
@@ -94,6 +99,9 @@ record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<C
         }
         rows.add(key + ",last_data_file,," + lastDataFile);
         rows.add(key + ",job_finished,," + finished);
+        if (stalledFetchers > 0) {
+            rows.add(key + ",stalled_fetchers,," + stalledFetchers);
+        }
         return rows;
     }
 

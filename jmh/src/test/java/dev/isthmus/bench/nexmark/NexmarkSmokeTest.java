@@ -43,17 +43,27 @@ class NexmarkSmokeTest {
     @ParameterizedTest
     @EnumSource(NexmarkQuery.class)
     void bothLegsCommitTheSameRowsEachByItsOwnPath(NexmarkQuery query) throws Exception {
-        List<Observation> pair = nexmark.pair(query, Mode.DEFAULT, 1, List.of(Leg.STOCK, Leg.NATIVE));
+        List<Observation> pair = checkedPair(query, 1);
+        if (pair.stream().anyMatch(run -> run.timeline().stalledFetchers() > 0)) {
+            // Flink held a source task for its close timeout (StalledFetchers), and its checkpoints
+            // with it: that timeline shows Flink's bug, so the pair runs once more.
+            System.out.println("nexmark smoke: " + query.id() + " again, a source fetcher stalled: " + pair);
+            pair = checkedPair(query, 2);
+        }
+        if (!query.processingTime()) { // q12 is cancelled once its counts add up, so never finishes
+            assertThat(pair).allSatisfy(run -> assertTimelineEndsWithItsLastCheckpoint(query, run.timeline()));
+        }
+    }
 
+    private static List<Observation> checkedPair(NexmarkQuery query, int number) throws Exception {
+        List<Observation> pair = nexmark.pair(query, Mode.DEFAULT, number, List.of(Leg.STOCK, Leg.NATIVE));
         assertThat(pair).extracting(Observation::leg).containsExactly(Leg.STOCK, Leg.NATIVE);
         assertThat(pair).allSatisfy(run -> {
             assertThat(run.proof()).as("%s %s proof", query.id(), run.leg()).isEqualTo("ok");
             assertThat(run.parity()).as("%s parity: %s", query.id(), pair).isTrue();
         });
         assertThat(pair.get(0).rows()).as("%s output rows", query.id()).isPositive();
-        if (!query.processingTime()) { // q12 is cancelled once its counts add up, so never finishes
-            assertThat(pair).allSatisfy(run -> assertTimelineEndsWithItsLastCheckpoint(query, run.timeline()));
-        }
+        return pair;
     }
 
     /** A bounded job's end waits for a checkpoint after its input is done: Flink's record shows it. */

@@ -21,7 +21,7 @@ class ResultsFileTest {
 
     private static final JobTimeline TIMELINE = new JobTimeline(40, 310,
             List.of(new JobTimeline.Phase("Source: bid_src -> Calc", 900), new JobTimeline.Phase("Sink: \"out\"", 1180)),
-            List.of(new JobTimeline.Checkpoint(620, 700), new JobTimeline.Checkpoint(1110, 1170)), 1020, 1190);
+            List.of(new JobTimeline.Checkpoint(620, 700), new JobTimeline.Checkpoint(1110, 1170)), 1020, 1190, 0);
 
     @Test
     void theCellsAppendedAreTheCompletedOnes() throws Exception {
