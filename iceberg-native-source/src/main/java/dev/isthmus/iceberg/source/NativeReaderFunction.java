@@ -27,6 +27,7 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
 import org.slf4j.Logger;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * replacement of its {@code RowDataReaderFunction}, with the same results and the same split
  * positions. Each file scan task of a split is read by the native decoder when it can be, and
  * otherwise by Iceberg's stock reader (equality deletes on columns it cannot hash, ORC and Avro,
- * encrypted files, row-lineage and {@code _partition} metadata columns, default values, types or
+ * encrypted files, row-lineage and {@code _partition} metadata columns, defaults of nested fields, types or
  * files the decoder refuses, and every task when the native library cannot load in this JVM); in
  * strict mode such a task fails the read instead.
  *
@@ -246,8 +247,14 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                 // It asks for deleted rows to be marked, not dropped, which Iceberg's Flink reader refuses too.
                 return "the metadata column " + field.name() + " is projected with delete files";
             }
-            if (field.initialDefault() != null) {
-                return "column " + field.name() + " has a default value";
+            if (field.initialDefault() != null && !field.type().isPrimitiveType()) {
+                return "the nested column " + field.name() + " has a default value";
+            }
+            for (Types.NestedField inner : TypeUtil.indexById(Types.StructType.of(field)).values()) {
+                if (inner.fieldId() != id && inner.initialDefault() != null) {
+                    // The native reader supplies defaults as whole columns only.
+                    return "the nested field " + readSchema.findColumnName(inner.fieldId()) + " has a default value";
+                }
             }
         }
         // Iceberg's readers put constants into nested fields too; the native reader only replaces whole columns.

@@ -27,6 +27,7 @@ import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.flink.FlinkSourceFilter;
+import org.apache.iceberg.flink.data.RowDataUtil;
 import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.types.TypeUtil;
@@ -128,28 +129,34 @@ final class NativeTaskReader implements TaskReader {
             FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
             BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs, PositionDeletes deletes,
             EqualityDeletes equalityDeletes) {
-        List<Types.NestedField> projected = readSchema.columns();
-        ColumnVector[] constantColumns = new ColumnVector[projected.size()];
-        int[] scanColumn = new int[projected.size()];
-        List<Types.NestedField> fromFile = new ArrayList<>();
-        for (int i = 0; i < projected.size(); i++) {
-            int id = projected.get(i).fieldId();
-            if (constants.containsKey(id)) {
-                constantColumns[i] = new ConstantVector(constants.get(id));
-                scanColumn[i] = CONSTANT;
-            } else if (id == MetadataColumns.IS_DELETED.fieldId()) {
-                // With delete files it is the stock reader's task, so no row emitted here is deleted.
-                constantColumns[i] = new ConstantVector(false);
-                scanColumn[i] = CONSTANT;
-            } else if (id == MetadataColumns.ROW_POSITION.fieldId()) {
-                scanColumn[i] = POSITION;
-            } else {
-                scanColumn[i] = fromFile.size();
-                fromFile.add(projected.get(i));
-            }
-        }
         NativeParquetFile file = openFile(task.file().location(), io, options);
         try {
+            List<Types.NestedField> projected = readSchema.columns();
+            ColumnVector[] constantColumns = new ColumnVector[projected.size()];
+            int[] scanColumn = new int[projected.size()];
+            List<Types.NestedField> fromFile = new ArrayList<>();
+            for (int i = 0; i < projected.size(); i++) {
+                Types.NestedField field = projected.get(i);
+                int id = field.fieldId();
+                if (constants.containsKey(id)) {
+                    constantColumns[i] = new ConstantVector(constants.get(id));
+                    scanColumn[i] = CONSTANT;
+                } else if (id == MetadataColumns.IS_DELETED.fieldId()) {
+                    // With delete files it is the stock reader's task, so no row emitted here is deleted.
+                    constantColumns[i] = new ConstantVector(false);
+                    scanColumn[i] = CONSTANT;
+                } else if (id == MetadataColumns.ROW_POSITION.fieldId()) {
+                    scanColumn[i] = POSITION;
+                } else if (field.initialDefault() != null && !holds(file, id)) {
+                    // A file written before the column was added: Iceberg reads its initial default.
+                    constantColumns[i] = new ConstantVector(RowDataUtil.convertConstant(field.type(),
+                            field.initialDefault()));
+                    scanColumn[i] = CONSTANT;
+                } else {
+                    scanColumn[i] = fromFile.size();
+                    fromFile.add(field);
+                }
+            }
             Map<Integer, Integer> keyColumns = keyColumns(equalityDeletes, fromFile, constants, file);
             boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
             // Either way the position to resume at counts selected rows, not the file's.
@@ -227,8 +234,7 @@ final class NativeTaskReader implements TaskReader {
             columns.put(fromFile.get(i).fieldId(), i);
         }
         for (Types.NestedField key : equalityDeletes.keyFields()) {
-            boolean inFile = file.columns().stream().anyMatch(c -> c.fieldId() == key.fieldId());
-            if (!inFile && (constants.containsKey(key.fieldId()) || key.initialDefault() != null)) {
+            if (!holds(file, key.fieldId()) && (constants.containsKey(key.fieldId()) || key.initialDefault() != null)) {
                 throw new UnsupportedOperationException("the data file does not hold the equality key column "
                         + key.name() + ", which is a partition value or has a default");
             }
@@ -238,6 +244,11 @@ final class NativeTaskReader implements TaskReader {
             }
         }
         return columns;
+    }
+
+    /** Whether {@code file} holds the primitive column {@code fieldId}. */
+    private static boolean holds(NativeParquetFile file, int fieldId) {
+        return file.columns().stream().anyMatch(c -> c.fieldId() == fieldId);
     }
 
     /** Closes {@code resource} after {@code failure}, which a failure to close must not hide. */

@@ -32,6 +32,7 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.Literal;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.source.FlinkSplitPlanner;
 import org.apache.iceberg.flink.source.ScanContext;
@@ -823,6 +824,84 @@ class NativeReaderFunctionTest {
         Map<String, String> all = new java.util.HashMap<>(properties);
         all.put(org.apache.iceberg.TableProperties.FORMAT_VERSION, "2");
         return all;
+    }
+
+    /**
+     * Format v3 columns added with initial defaults, of every kind of value a default takes: the
+     * files written before hold none of them and read the defaults, natively in strict mode, the
+     * later files read their own values; a default inside a struct still takes the stock reader.
+     */
+    @Test
+    void columnsAddedWithDefaultsReadTheDefaultsFromOlderFiles() {
+        Map<String, String> properties = new java.util.HashMap<>(SMALL_ROW_GROUPS);
+        properties.put("format-version", "3");
+        Table table = new TestTables(dir).create("defaults", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                properties);
+        TestTables.append(table, SampleTable.records(0, 1_500));
+        table.updateSchema()
+                .addColumn("region", Types.StringType.get(), Literal.of("eu-west"))
+                .addRequiredColumn("rank", Types.IntegerType.get(), Literal.of(42))
+                .addColumn("big", Types.LongType.get(), Literal.of(-7_000_000_000L))
+                .addColumn("ratio", Types.DoubleType.get(), Literal.of(0.25))
+                .addColumn("flag", Types.BooleanType.get(), Literal.of(true))
+                .addColumn("price", Types.DecimalType.of(9, 2), Literal.of(new java.math.BigDecimal("12.34")))
+                .addColumn("since", Types.DateType.get(), Literal.of("2024-02-29").to(Types.DateType.get()))
+                .addColumn("at", Types.TimestampType.withoutZone(),
+                        Literal.of("2024-02-29T10:11:12.123456").to(Types.TimestampType.withoutZone()))
+                .addColumn("token", Types.UUIDType.get(), Literal.of(java.util.UUID.fromString(
+                        "f79c3e09-677c-4bbd-a479-3f349cb785e7")))
+                .addColumn("tag", Types.BinaryType.get(), Literal.of(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3})))
+                .commit();
+        List<Record> later = new ArrayList<>();
+        for (Record old : SampleTable.records(1_500, 1_000)) {
+            Record r = GenericRecord.create(table.schema());
+            long id = (Long) old.getField("id");
+            for (Types.NestedField field : SampleTable.SCHEMA.columns()) {
+                r.setField(field.name(), old.getField(field.name()));
+            }
+            r.setField("region", id % 3 == 0 ? null : "r" + id % 5);
+            r.setField("rank", (int) id);
+            r.setField("big", id * 11);
+            r.setField("ratio", id / 7.0);
+            r.setField("flag", id % 2 == 0);
+            r.setField("price", java.math.BigDecimal.valueOf(id, 2));
+            r.setField("since", java.time.LocalDate.of(2025, 1, 1).plusDays(id % 30));
+            r.setField("at", java.time.LocalDateTime.of(2025, 1, 1, 0, 0).plusSeconds(id));
+            r.setField("token", new java.util.UUID(id, -id));
+            r.setField("tag", java.nio.ByteBuffer.wrap(new byte[] {(byte) id}));
+            later.add(r);
+        }
+        TestTables.append(table, later);
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
+        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "rank", "since", "region"),
+                List.of(Expressions.greaterThan("id", 1_200)), 1));
+        // Row 0 is in the older file, wherever the planner puts its split.
+        List<Object> first = null;
+        for (IcebergSourceSplit split : plan(table, null, List.of())) {
+            for (Emitted row : ReadResults.read(strictReader(table), split, FlinkSchemaUtil.convert(table.schema()))) {
+                if (row.values().getFirst().equals(0L)) {
+                    first = row.values();
+                }
+            }
+        }
+        assertEquals(java.util.Arrays.asList("eu-west", 42, -7_000_000_000L, true,
+                new java.math.BigDecimal("12.34"), (int) java.time.LocalDate.of(2024, 2, 29).toEpochDay(), "010203"),
+                java.util.Arrays.asList(first.get(7), first.get(8), first.get(9), first.get(11), first.get(12),
+                        first.get(13), first.get(16)));
+
+        table.updateSchema().addColumn("detail", Types.StructType.of(
+                Types.NestedField.optional("note").withId(1_000).ofType(Types.StringType.get())
+                        .withInitialDefault(Literal.of("none")).build())).commit();
+        assertTrue(assertSameAsStock(table, table.schema().select("id", "detail"), List.of(), 2) > 0,
+                "a default inside a struct takes the stock reader");
+        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class, () -> ReadResults.read(
+                strictReader(table), plan(table, null, List.of()).getFirst(), FlinkSchemaUtil.convert(table.schema())));
+        assertTrue(e.getMessage().contains("the nested field detail.note has a default value"), e.getMessage());
+    }
+
+    private static ReaderFunction<RowData> strictReader(Table table) {
+        return new NativeReaderFunction(table.schema(), null, null, true, table.io(), table.encryption(), List.of(),
+                -1, NativeReadOptions.defaults().withStrict(true));
     }
 
     @Test
