@@ -42,7 +42,7 @@ extern "C" {
 
 /* Version of this contract. The Java loader refuses a library whose
  * isthmus_abi_version() differs from the value its bindings were generated with. */
-#define ISTHMUS_ABI_VERSION 6
+#define ISTHMUS_ABI_VERSION 7
 
 /* ---------------------------------------------------------------- status codes */
 
@@ -392,6 +392,17 @@ typedef struct isthmus_scan_options {
      * Whatever the limit, a page declaring more than its codec can produce from its
      * stored bytes is ISTHMUS_ERR_CORRUPT_DATA. */
     uint64_t max_page_size;
+    /* NULL (with length 0), or a table's name mapping for files without field ids
+     * (ABI 7): for each field id in order, the names the mapping gives it, each
+     * NUL-terminated UTF-8, the id's list ended by an empty name (a lone NUL when the
+     * mapping does not cover the id); mapped_names_length bytes in all, which must
+     * hold exactly num_field_ids lists (else INVALID_ARGUMENT). Used, as Iceberg's
+     * readers use a mapping, only when no top-level field of the file has an id: a
+     * field id then reads the top-level field whose name its list holds, or is
+     * missing (a null column, or CORRUPT_DATA if required). Nested fields are matched
+     * by position, as with ids. Without a mapping such a file is UNSUPPORTED. */
+    const uint8_t *mapped_names;
+    uint64_t mapped_names_length;
 } isthmus_scan_options;
 
 /* The default of isthmus_scan_options.max_page_size: 256 MiB. */

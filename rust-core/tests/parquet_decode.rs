@@ -755,19 +755,130 @@ fn projection_reorders_renames_widens_and_fills_missing_fields() {
         .ends_with("row group 1 does not exist (the file has 1)"));
 }
 
+/// `x int` (required) and `y string` (optional), with no field ids.
+fn file_without_ids() -> Vec<u8> {
+    let mut x = leaf("x", PhysicalType::Int32, Repetition::Required, 1);
+    x.field_id = None;
+    let mut y = logical(
+        leaf("y", PhysicalType::ByteArray, Repetition::Optional, 2),
+        LogicalType::String,
+    );
+    y.field_id = None;
+    let columns = [
+        Column::flat(0, Values::I32(vec![1, 2, 3]), &[true; 3]),
+        Column::flat(
+            1,
+            Values::Bytes(vec![b"a".to_vec(), b"c".to_vec()]),
+            &[true, false, true],
+        ),
+    ];
+    write_file(&[root(2), x, y], &columns, &Options::default()).bytes
+}
+
+fn names(lists: &[&[&str]]) -> Option<Vec<Vec<String>>> {
+    Some(
+        lists
+            .iter()
+            .map(|l| l.iter().map(|n| n.to_string()).collect())
+            .collect(),
+    )
+}
+
 #[test]
-fn files_without_field_ids_are_refused() {
-    let mut element = leaf("x", PhysicalType::Int32, Repetition::Required, 1);
-    element.field_id = None;
-    let column = Column::flat(0, Values::I32(vec![1, 2, 3]), &[true; 3]);
-    let bytes = write_file(&[root(1), element], &[column], &Options::default()).bytes;
+fn files_without_field_ids_need_a_name_mapping() {
+    let bytes = file_without_ids();
     let file = scan::open(&bytes, "noids.parquet", Mode::Local).unwrap();
     let err = scan::batches(&file, &bytes, project(&[1])).unwrap_err();
     assert_eq!(err.status(), Status::Unsupported);
-    assert!(err.message().contains("have no field ids"), "{err}");
+    assert!(
+        err.message().contains("have no field ids") && err.message().contains("name mapping"),
+        "{err}"
+    );
     // An empty projection still counts rows.
     let (_, batches) = scan::batches(&file, &bytes, project(&[])).unwrap();
     assert_eq!(batches.iter().map(|b| b.len).sum::<usize>(), 3);
+}
+
+#[test]
+fn files_without_field_ids_read_by_their_mapped_names() {
+    let bytes = file_without_ids();
+    let expected = Field::new("t", DataType::Struct, false).with_children(vec![
+        Field::new("label", DataType::Utf8, true),
+        Field::new("gone", DataType::Int64, true),
+        Field::new("n", DataType::Int64, false),
+    ]);
+    // Ids 7 (renamed from y: the mapping keeps both names), 8 (not in the
+    // mapping) and 9 (x, widened to long), in an order of their own.
+    let options = ScanOptions {
+        expected: Some(expected.clone()),
+        mapped_names: names(&[&["label", "y"], &[], &["x"]]),
+        ..project(&[7, 8, 9])
+    };
+    let rows = scan::rows(&bytes, options, Mode::Local).unwrap();
+    assert_eq!(
+        rows,
+        vec![
+            // Strings render as their bytes in hex: "a", "c".
+            vec!["61".to_string(), "null".into(), "1".into()],
+            vec!["null".into(), "null".into(), "2".into()],
+            vec!["63".into(), "null".into(), "3".into()],
+        ]
+    );
+
+    // A required field the mapping does not find is the file's fault.
+    let required = ScanOptions {
+        expected: Some(expected.clone()),
+        mapped_names: names(&[&["label"], &[], &["z"]]),
+        ..project(&[7, 8, 9])
+    };
+    let file = scan::open(&bytes, "noids.parquet", Mode::Local).unwrap();
+    let err = scan::batches(&file, &bytes, required).unwrap_err();
+    assert_eq!(err.status(), Status::CorruptData, "{err}");
+    assert!(
+        err.message()
+            .ends_with("field id 9 ('n') is required, but the file does not have it"),
+        "{err}"
+    );
+
+    let short = ScanOptions {
+        expected: Some(expected),
+        mapped_names: names(&[&["label"]]),
+        ..project(&[7, 8, 9])
+    };
+    let err = scan::batches(&file, &bytes, short).unwrap_err();
+    assert_eq!(err.status(), Status::InvalidArgument, "{err}");
+    assert!(
+        err.message()
+            .ends_with("the name mapping has 1 entries for 3 projected fields"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_name_mapping_is_ignored_for_files_with_field_ids() {
+    let mut x = leaf("x", PhysicalType::Int32, Repetition::Required, 4);
+    x.name = "x".into();
+    let column = Column::flat(0, Values::I32(vec![5, 6]), &[true; 2]);
+    let bytes = write_file(&[root(1), x], &[column], &Options::default()).bytes;
+    let options = ScanOptions {
+        mapped_names: names(&[&["x"]]),
+        ..project(&[1])
+    };
+    let expected = Field::new("t", DataType::Struct, false).with_children(vec![Field::new(
+        "x",
+        DataType::Int32,
+        true,
+    )]);
+    let rows = scan::rows(
+        &bytes,
+        ScanOptions {
+            expected: Some(expected),
+            ..options
+        },
+        Mode::Local,
+    )
+    .unwrap();
+    assert_eq!(rows, vec![vec!["null".to_string()], vec!["null".into()]]);
 }
 
 /// Nested rows written with explicit levels, and their expected text.

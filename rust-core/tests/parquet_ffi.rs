@@ -158,6 +158,8 @@ fn options(ids: &[i32]) -> IsthmusScanOptions {
         batch_size: 256,
         flags: 0,
         max_page_size: 0,
+        mapped_names: null(),
+        mapped_names_length: 0,
     }
 }
 
@@ -440,6 +442,36 @@ fn options_and_errors_cross_the_boundary() {
             message(&e),
             format!("{}: unknown flags 0x8", path.display()),
             "misuse names the file too"
+        );
+        // A name mapping's lists must be whole, one per field id.
+        for (names, why) in [
+            (&b"a\0\0b"[..], "a name is not NUL-terminated"),
+            (&b"a\0\0"[..], "1 complete lists of names for 2 field ids"),
+            (
+                &b"a\0\0\0b\0"[..],
+                "2 complete lists of names for 2 field ids",
+            ),
+            (&b"\xff\0\0\0"[..], "a name is not UTF-8"),
+        ] {
+            o = options(&ids);
+            o.mapped_names = names.as_ptr();
+            o.mapped_names_length = names.len() as u64;
+            assert_eq!(
+                isthmus_scan_open(file, &o, &mut scan, &mut e),
+                Status::InvalidArgument.code()
+            );
+            assert!(
+                message(&e).ends_with(&format!("mapped_names: {why}")),
+                "{}",
+                message(&e)
+            );
+        }
+        o = options(&ids);
+        o.mapped_names_length = 4;
+        assert_eq!(
+            isthmus_scan_open(file, &o, &mut scan, &mut e),
+            Status::InvalidArgument.code(),
+            "NULL names with a length"
         );
         let mut info = MaybeUninit::<IsthmusRowGroupInfo>::zeroed();
         assert_eq!(

@@ -120,6 +120,8 @@ pub struct IsthmusScanOptions {
     pub batch_size: u32,
     pub flags: u32,
     pub max_page_size: u64,
+    pub mapped_names: *const u8,
+    pub mapped_names_length: u64,
 }
 
 #[repr(C)]
@@ -523,7 +525,7 @@ unsafe fn scan_options(options: &IsthmusScanOptions) -> Result<ScanOptions> {
             "num_field_ids",
         )
     }?;
-    let field_ids = ids
+    let field_ids: Vec<i32> = ids
         .chunks_exact(4)
         .map(|b| i32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
@@ -561,6 +563,20 @@ unsafe fn scan_options(options: &IsthmusScanOptions) -> Result<ScanOptions> {
                 .map_err(|e| e.context("expected_schema"))?,
         )
     };
+    let mapped_names = if options.mapped_names.is_null() && options.mapped_names_length == 0 {
+        None
+    } else {
+        // SAFETY: per the caller, as above.
+        let bytes = unsafe {
+            input_slice(
+                options.mapped_names,
+                options.mapped_names_length,
+                "mapped_names",
+                "mapped_names_length",
+            )
+        }?;
+        Some(name_lists(bytes, field_ids.len())?)
+    };
     let first_row = u64::try_from(options.first_row).map_err(|_| {
         Error::invalid_argument(format!("first_row is negative ({})", options.first_row))
     })?;
@@ -581,7 +597,38 @@ unsafe fn scan_options(options: &IsthmusScanOptions) -> Result<ScanOptions> {
         verify_crc: options.flags & SCAN_FLAG_SKIP_CRC == 0,
         // Beyond the address space is no limit at all, which a u64 may say.
         max_page_size: usize::try_from(options.max_page_size).unwrap_or(usize::MAX),
+        mapped_names,
     })
+}
+
+/// `count` lists of names, each name NUL-terminated UTF-8 and each list ended
+/// by an empty name, filling `bytes` exactly.
+fn name_lists(bytes: &[u8], count: usize) -> Result<Vec<Vec<String>>> {
+    let bad = |what: &str| Error::invalid_argument(format!("mapped_names: {what}"));
+    let mut lists = Vec::with_capacity(count);
+    let mut names = Vec::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let end = rest
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or_else(|| bad("a name is not NUL-terminated"))?;
+        let (name, tail) = (&rest[..end], &rest[end + 1..]);
+        rest = tail;
+        if name.is_empty() {
+            lists.push(std::mem::take(&mut names));
+            continue;
+        }
+        let name = std::str::from_utf8(name).map_err(|_| bad("a name is not UTF-8"))?;
+        names.push(name.to_owned());
+    }
+    if !names.is_empty() || lists.len() != count {
+        return Err(bad(&format!(
+            "{} complete lists of names for {count} field ids",
+            lists.len()
+        )));
+    }
+    Ok(lists)
 }
 
 /// # Safety

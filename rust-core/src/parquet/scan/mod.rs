@@ -54,6 +54,9 @@ pub struct ScanOptions {
     /// The largest uncompressed page to decompress, in bytes; 0 for
     /// [`DEFAULT_MAX_PAGE_SIZE`].
     pub max_page_size: usize,
+    /// For files without field ids: per field id, the names a table's name
+    /// mapping gives it (none when the mapping does not cover it).
+    pub mapped_names: Option<Vec<Vec<String>>>,
 }
 
 /// What [`Scan::next_step`] produced.
@@ -156,6 +159,15 @@ impl Scan {
             }
             None => (0..file.row_groups().len()).collect(),
         };
+        if let Some(names) = &options.mapped_names {
+            if names.len() != options.field_ids.len() {
+                return Err(invalid(format!(
+                    "the name mapping has {} entries for {} projected fields",
+                    names.len(),
+                    options.field_ids.len()
+                )));
+            }
+        }
         let Projection {
             columns,
             leaves,
@@ -165,6 +177,7 @@ impl Scan {
             &file,
             &options.field_ids,
             expected,
+            options.mapped_names.as_deref(),
             &row_groups,
             options.keep_dictionaries,
         )?;

@@ -29,11 +29,13 @@ pub struct Projection {
 }
 
 /// Resolves `field_ids` against `file`. `expected` holds the caller's field
-/// for each id, if it gave an expected schema.
+/// for each id, if it gave an expected schema; `mapped_names` the names a name
+/// mapping gives each id, for a file without field ids.
 pub fn project(
     file: &ParquetFile,
     field_ids: &[i32],
     expected: Option<&Vec<Field>>,
+    mapped_names: Option<&[Vec<String>]>,
     row_groups: &[usize],
     keep_dictionaries: bool,
 ) -> Result<Projection> {
@@ -49,12 +51,19 @@ pub fn project(
         .iter()
         .map(|&i| file.schema().element(i).and_then(|e| e.field_id))
         .collect();
-    if !field_ids.is_empty() && ids.iter().all(Option::is_none) {
+    // As Iceberg's readers decide it: a file with no ids at the top is read by
+    // the table's name mapping, matching the file's top-level names.
+    let by_name = !field_ids.is_empty() && ids.iter().all(Option::is_none);
+    if by_name && mapped_names.is_none() {
         return Err(location.wrap(Error::unsupported(
-            "the file's fields have no field ids (not written by Iceberg?); reading it by id \
-             needs a name mapping, which is not supported",
+            "the file's fields have no field ids (not written by Iceberg?); reading it needs \
+             the table's name mapping (schema.name-mapping.default)",
         )));
     }
+    let names: Vec<Option<&str>> = root
+        .iter()
+        .map(|&i| file.schema().element(i).map(|e| e.name.as_str()))
+        .collect();
     let mut seen = HashSet::new();
     let mut columns = Vec::with_capacity(field_ids.len());
     for (k, &id) in field_ids.iter().enumerate() {
@@ -62,11 +71,29 @@ pub fn project(
             return Err(invalid(format!("field id {id} is projected twice")));
         }
         let wanted = expected.and_then(|e| e.get(k));
-        let column = match ids.iter().position(|&i| i == Some(id)) {
+        let index = match mapped_names.filter(|_| by_name) {
+            Some(mapped) => {
+                let aliases = &mapped[k];
+                names
+                    .iter()
+                    .position(|n| n.is_some_and(|n| aliases.iter().any(|a| a == n)))
+            }
+            None => ids.iter().position(|&i| i == Some(id)),
+        };
+        let column = match index {
             Some(index) => {
-                let node = file.nodes()[index]
+                let found = file.nodes()[index]
                     .as_ref()
                     .map_err(|e| location.wrap(e.clone().context(format_args!("field id {id}"))))?;
+                let mapped;
+                let node = if by_name {
+                    let mut with_id = found.clone();
+                    with_id.field_id = Some(id);
+                    mapped = with_id;
+                    &mapped
+                } else {
+                    found
+                };
                 match wanted {
                     // An UNKNOWN column holds only nulls, which any type can
                     // hold (Iceberg's conversion of the file calls it int).

@@ -76,14 +76,16 @@ final class DictionaryPruner {
         this.columns = columns;
     }
 
-    /** A pruner for {@code filter} (unbound, over {@code schema}) on {@code file}'s row groups. */
-    static DictionaryPruner of(NativeParquetFile file, Schema schema, Expression filter, boolean caseSensitive,
-            MemoryTracker tracker) {
+    /**
+     * A pruner for {@code filter} (unbound, over {@code schema}) on {@code file}'s row groups,
+     * whose {@code leaves} carry the ids the filter's fields are matched by.
+     */
+    static DictionaryPruner of(NativeParquetFile file, List<NativeParquetFile.Column> leaves, Schema schema,
+            Expression filter, boolean caseSensitive, MemoryTracker tracker) {
         // With NOTs pushed into the predicates every node is monotone, so "might match" composes.
         Expression bound = Binder.bind(schema.asStruct(), Expressions.rewriteNot(filter), caseSensitive);
         Set<Integer> referenced = Binder.boundReferences(schema.asStruct(), List.of(filter), caseSensitive);
         Map<Integer, Usable> columns = new HashMap<>();
-        List<NativeParquetFile.Column> leaves = file.columns();
         for (int leaf = 0; leaf < leaves.size(); leaf++) {
             NativeParquetFile.Column column = leaves.get(leaf);
             if (column.repeated() || !referenced.contains(column.fieldId())) {

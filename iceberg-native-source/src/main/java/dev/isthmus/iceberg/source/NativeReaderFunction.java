@@ -27,6 +27,8 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.mapping.NameMapping;
+import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
@@ -58,6 +60,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private final Schema tableSchema;
     private final Schema readSchema;
     private final String nameMapping;
+    private final NameMapping parsedNameMapping;
     private final boolean caseSensitive;
     private final FileIO io;
     private final EncryptionManager encryption;
@@ -91,6 +94,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         this.tableSchema = java.util.Objects.requireNonNull(tableSchema, "tableSchema");
         this.readSchema = projectedSchema == null ? tableSchema : projectedSchema;
         this.nameMapping = nameMapping;
+        this.parsedNameMapping = nameMapping == null ? null : NameMappingParser.fromJson(nameMapping);
         this.caseSensitive = caseSensitive;
         this.io = io;
         this.encryption = encryption;
@@ -198,7 +202,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                 EqualityDeletes equalityDeletes = EqualityDeletes.load(task.deletes(), tableSchema, io, options,
                         tracker, options.maxEqualityDeleteBytes());
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
-                        readSchema, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, tracker,
+                        readSchema, parsedNameMapping, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, tracker,
                         runs, deletes, equalityDeletes);
             } catch (DeleteLimitException e) {
                 refusal = e.refusal();

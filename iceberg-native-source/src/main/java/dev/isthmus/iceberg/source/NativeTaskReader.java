@@ -30,6 +30,7 @@ import org.apache.iceberg.flink.FlinkSourceFilter;
 import org.apache.iceberg.flink.data.RowDataUtil;
 import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
@@ -117,6 +118,7 @@ final class NativeTaskReader implements TaskReader {
      * Opens {@code task} at record {@code recordOffset}.
      *
      * @param constants the task's constant columns by field id, in Flink's representation
+     * @param nameMapping the table's name mapping, for files without field ids, or {@code null}
      * @param filter the source's filters combined, or {@code null} for none
      * @param binaryRows where to transpose batches to binary rows, or {@code null} for columnar rows
      * @param runs the arena runs the split's batches share
@@ -125,12 +127,13 @@ final class NativeTaskReader implements TaskReader {
      * @throws dev.isthmus.ffm.NativeException.Unsupported if the decoder cannot read the file
      */
     static NativeTaskReader open(String splitId, int fileOffset, long recordOffset, FileScanTask task,
-            Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, Expression filter, boolean caseSensitive,
-            FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
+            Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, NameMapping nameMapping, Expression filter,
+            boolean caseSensitive, FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
             BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs, PositionDeletes deletes,
             EqualityDeletes equalityDeletes) {
         NativeParquetFile file = openFile(task.file().location(), io, options);
         try {
+            List<NativeParquetFile.Column> columns = file.columns(nameMapping);
             List<Types.NestedField> projected = readSchema.columns();
             ColumnVector[] constantColumns = new ColumnVector[projected.size()];
             int[] scanColumn = new int[projected.size()];
@@ -147,7 +150,7 @@ final class NativeTaskReader implements TaskReader {
                     scanColumn[i] = CONSTANT;
                 } else if (id == MetadataColumns.ROW_POSITION.fieldId()) {
                     scanColumn[i] = POSITION;
-                } else if (field.initialDefault() != null && !holds(file, id)) {
+                } else if (field.initialDefault() != null && !holds(columns, id)) {
                     // A file written before the column was added: Iceberg reads its initial default.
                     constantColumns[i] = new ConstantVector(RowDataUtil.convertConstant(field.type(),
                             field.initialDefault()));
@@ -157,14 +160,14 @@ final class NativeTaskReader implements TaskReader {
                     fromFile.add(field);
                 }
             }
-            Map<Integer, Integer> keyColumns = keyColumns(equalityDeletes, fromFile, constants, file);
+            Map<Integer, Integer> keyColumns = keyColumns(equalityDeletes, fromFile, constants, columns);
             boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
             // Either way the position to resume at counts selected rows, not the file's.
             boolean selecting = filterRows || deletes.size() > 0 || !equalityDeletes.isEmpty();
-            RowGroupPruner pruner = filterRows ? RowGroupPruner.of(file, tableSchema, task.residual(), caseSensitive)
+            RowGroupPruner pruner = filterRows ? RowGroupPruner.of(file, columns, tableSchema, task.residual(), caseSensitive)
                     : null;
             DictionaryPruner dictionaries = filterRows
-                    ? DictionaryPruner.of(file, tableSchema, task.residual(), caseSensitive, tracker) : null;
+                    ? DictionaryPruner.of(file, columns, tableSchema, task.residual(), caseSensitive, tracker) : null;
             List<Integer> groups = new ArrayList<>();
             int pruned = 0;
             int prunedByDictionary = 0;
@@ -192,12 +195,12 @@ final class NativeTaskReader implements TaskReader {
             }
             ScanOptions scanOptions = new ScanOptions(new Schema(fromFile),
                     groups.stream().mapToInt(Integer::intValue).toArray(), selecting ? 0 : recordOffset,
-                    options.batchSize(), false);
+                    options.batchSize(), false).withNameMapping(nameMapping);
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
             NativeParquetScan scan = file.scan(scanOptions, tracker, runs);
             try {
                 metrics.nativeTask(groups.size(), pruned, prunedByDictionary,
-                        chunkBytes(file, groups, scanOptions.projection()));
+                        chunkBytes(file, columns, groups, scanOptions.projection()));
                 metrics.positionDeletes((int) task.deletes().stream()
                         .filter(d -> d.content() == FileContent.POSITION_DELETES).count(), deletes.size(), deleted);
                 metrics.equalityDeletes(equalityDeletes.files(), equalityDeletes.keys(), equalityDeletes.cacheHits());
@@ -225,7 +228,7 @@ final class NativeTaskReader implements TaskReader {
      *     has a default
      */
     private static Map<Integer, Integer> keyColumns(EqualityDeletes equalityDeletes, List<Types.NestedField> fromFile,
-            Map<Integer, ?> constants, NativeParquetFile file) {
+            Map<Integer, ?> constants, List<NativeParquetFile.Column> fileColumns) {
         if (equalityDeletes.isEmpty()) {
             return Map.of();
         }
@@ -234,7 +237,7 @@ final class NativeTaskReader implements TaskReader {
             columns.put(fromFile.get(i).fieldId(), i);
         }
         for (Types.NestedField key : equalityDeletes.keyFields()) {
-            if (!holds(file, key.fieldId()) && (constants.containsKey(key.fieldId()) || key.initialDefault() != null)) {
+            if (!holds(fileColumns, key.fieldId()) && (constants.containsKey(key.fieldId()) || key.initialDefault() != null)) {
                 throw new UnsupportedOperationException("the data file does not hold the equality key column "
                         + key.name() + ", which is a partition value or has a default");
             }
@@ -246,9 +249,9 @@ final class NativeTaskReader implements TaskReader {
         return columns;
     }
 
-    /** Whether {@code file} holds the primitive column {@code fieldId}. */
-    private static boolean holds(NativeParquetFile file, int fieldId) {
-        return file.columns().stream().anyMatch(c -> c.fieldId() == fieldId);
+    /** Whether a file of {@code columns} holds the primitive column {@code fieldId}. */
+    private static boolean holds(List<NativeParquetFile.Column> columns, int fieldId) {
+        return columns.stream().anyMatch(c -> c.fieldId() == fieldId);
     }
 
     /** Closes {@code resource} after {@code failure}, which a failure to close must not hide. */
@@ -261,9 +264,9 @@ final class NativeTaskReader implements TaskReader {
     }
 
     /** The stored bytes of the projected columns' chunks in {@code groups}: what the decoder reads. */
-    private static long chunkBytes(NativeParquetFile file, List<Integer> groups, Schema projection) {
+    private static long chunkBytes(NativeParquetFile file, List<NativeParquetFile.Column> columns,
+            List<Integer> groups, Schema projection) {
         Set<Integer> ids = TypeUtil.getProjectedIds(projection);
-        List<NativeParquetFile.Column> columns = file.columns();
         long bytes = 0;
         for (int leaf = 0; leaf < columns.size(); leaf++) {
             if (ids.contains(columns.get(leaf).fieldId())) {

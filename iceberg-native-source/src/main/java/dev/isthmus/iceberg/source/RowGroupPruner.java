@@ -50,10 +50,13 @@ final class RowGroupPruner {
         this.bounds = bounds;
     }
 
-    /** A pruner for {@code filter} (unbound, over {@code schema}) on {@code file}'s row groups. */
-    static RowGroupPruner of(NativeParquetFile file, Schema schema, Expression filter, boolean caseSensitive) {
+    /**
+     * A pruner for {@code filter} (unbound, over {@code schema}) on {@code file}'s row groups,
+     * whose leaf {@code columns} carry the ids the filter's fields are matched by.
+     */
+    static RowGroupPruner of(NativeParquetFile file, List<NativeParquetFile.Column> columns, Schema schema,
+            Expression filter, boolean caseSensitive) {
         Set<Integer> referenced = Binder.boundReferences(schema.asStruct(), List.of(filter), caseSensitive);
-        List<NativeParquetFile.Column> columns = file.columns();
         int[] leaves = new int[columns.size()];
         int[] ids = new int[columns.size()];
         List<Function<byte[], ByteBuffer>> bounds = new java.util.ArrayList<>();

@@ -87,7 +87,7 @@ class DictionaryPrunerTest {
     }
 
     private List<Integer> pruned(NativeParquetFile in, List<Record> written, Expression filter) {
-        DictionaryPruner pruner = DictionaryPruner.of(in, DictionaryTable.SCHEMA, filter, true, tracker);
+        DictionaryPruner pruner = DictionaryPruner.of(in, in.columns(), DictionaryTable.SCHEMA, filter, true, tracker);
         Evaluator rows = new Evaluator(DictionaryTable.SCHEMA.asStruct(), filter, true);
         List<Integer> pruned = new ArrayList<>();
         for (int rg = 0; rg < in.rowGroupCount(); rg++) {
@@ -209,8 +209,8 @@ class DictionaryPrunerTest {
         Path path = name.startsWith("file:") ? Path.of(URI.create(name)) : Path.of(name);
         try (NativeParquetFile local = NativeParquetFile.open(path)) {
             for (Expression filter : List.of(equal("tag", "m"), notEqual("code", 50))) {
-                DictionaryPruner remote = DictionaryPruner.of(file, DictionaryTable.SCHEMA, filter, true, tracker);
-                DictionaryPruner pruner = DictionaryPruner.of(local, DictionaryTable.SCHEMA, filter, true, tracker);
+                DictionaryPruner remote = DictionaryPruner.of(file, file.columns(), DictionaryTable.SCHEMA, filter, true, tracker);
+                DictionaryPruner pruner = DictionaryPruner.of(local, local.columns(), DictionaryTable.SCHEMA, filter, true, tracker);
                 for (int rg = 0; rg < GROUPS; rg++) {
                     assertEquals(remote.mightMatch(rg), pruner.mightMatch(rg), filter + ", row group " + rg);
                 }

@@ -22,6 +22,8 @@ import java.util.Locale;
 import org.apache.iceberg.Files;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.mapping.MappedField;
+import org.apache.iceberg.mapping.NameMapping;
 
 /**
  * A Parquet data file opened by the native decoder: its parsed footer, row groups for pruning
@@ -198,6 +200,22 @@ public final class NativeParquetFile implements AutoCloseable {
     /** The leaf columns, in the file's order (the index is the {@code leaf} of {@link #columnChunk}). */
     public List<Column> columns() {
         return columns;
+    }
+
+    /**
+     * The leaf columns with the field ids {@code mapping} gives their paths when the file has no
+     * field ids at all, as Iceberg applies a name mapping (a leaf the mapping does not cover keeps
+     * -1); otherwise, or without a mapping, {@link #columns()}.
+     */
+    public List<Column> columns(NameMapping mapping) {
+        if (mapping == null || columns.stream().anyMatch(c -> c.fieldId() >= 0)) {
+            return columns;
+        }
+        return columns.stream().map(c -> {
+            MappedField mapped = mapping.find(c.path().split("\\.", -1));
+            return new Column(c.path(), mapped == null || mapped.id() == null ? -1 : mapped.id(), c.physicalType(),
+                    c.arrowFormat(), c.repeated());
+        }).toList();
     }
 
     /** The footer's metadata of leaf {@code leaf} in row group {@code rowGroup}, statistics copied out. */

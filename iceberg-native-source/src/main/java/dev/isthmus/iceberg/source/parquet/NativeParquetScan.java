@@ -16,14 +16,19 @@ import dev.isthmus.ffm.gen.ArrowSchema;
 import dev.isthmus.ffm.gen.isthmus_h;
 import dev.isthmus.ffm.gen.isthmus_range;
 import dev.isthmus.ffm.gen.isthmus_scan_options;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.mapping.MappedField;
+import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -77,6 +82,25 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     }
 
     /**
+     * The names {@code mapping} gives each projected field, as the header lays them out: each
+     * name NUL-terminated, each field's list ended by an empty name.
+     */
+    static byte[] mappedNames(Schema projection, NameMapping mapping) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Types.NestedField field : projection.columns()) {
+            MappedField mapped = mapping.find(field.fieldId());
+            if (mapped != null) {
+                for (String name : mapped.names()) {
+                    out.writeBytes(name.getBytes(StandardCharsets.UTF_8));
+                    out.write(0);
+                }
+            }
+            out.write(0);
+        }
+        return out.toByteArray();
+    }
+
+    /**
      * Opens a scan of {@code file}, whose handle {@code fileHandle} the caller holds a lease on; its
      * batches' arenas come from {@code runs}, or from runs of its own if {@code null}.
      */
@@ -98,6 +122,11 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             isthmus_scan_options.batch_size(opts, options.batchSize());
             isthmus_scan_options.max_page_size(opts, options.maxPageSize());
             isthmus_scan_options.flags(opts, options.keepDictionaries() ? isthmus_h.ISTHMUS_SCAN_FLAG_KEEP_DICTIONARIES() : 0);
+            if (options.nameMapping() != null) {
+                byte[] names = mappedNames(options.projection(), options.nameMapping());
+                isthmus_scan_options.mapped_names(opts, arena.allocateFrom(ValueLayout.JAVA_BYTE, names));
+                isthmus_scan_options.mapped_names_length(opts, names.length);
+            }
             // The projection's types, so columns the file lacks come back typed (and null).
             MemorySegment expected = ArrowSchema.allocate(arena);
             ArrowExporter.exportSchema(TypeMapping.toArrow(options.projection()), expected, tracker);
