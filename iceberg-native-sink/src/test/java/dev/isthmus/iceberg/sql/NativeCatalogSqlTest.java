@@ -25,6 +25,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.types.Types;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -185,6 +186,36 @@ class NativeCatalogSqlTest {
         assertTrue(NativeSourceCounters.equalityDeleteKeys() > keys, "the equality deletes were applied natively");
         assertEquals(deleted + 2 * (ROWS / 10), NativeSourceCounters.rowsDeleted(), "each updated key's old row, twice");
         assertEquals(List.of("+I[" + ROWS + "]"), query("SELECT COUNT(*) FROM lake.db.latest"));
+    }
+
+    /**
+     * A v3 table of nanosecond timestamps (TIMESTAMP(9) and TIMESTAMP_LTZ(9), Iceberg's
+     * {@code timestamp_ns} and {@code timestamptz_ns}), written by either sink and read by either
+     * catalog with the same rows, natively in strict mode.
+     */
+    @Test
+    void nanosecondTimestampsOnV3RoundTripBothWays() {
+        String rows = "SELECT n AS id, TIMESTAMPADD(SECOND, CAST(n AS INT), TIMESTAMP '1969-12-31 23:59:58.123456789')"
+                + " AS seen, CAST(TIMESTAMPADD(MINUTE, CAST(n AS INT), TIMESTAMP '2026-12-03 10:00:00.000000001') AS"
+                + " TIMESTAMP_LTZ(9)) AS seen_utc FROM " + bids(ROWS);
+        for (String writer : List.of("lake", "stock")) {
+            execute("CREATE TABLE " + writer + ".db.nanos_" + writer + " (id BIGINT, seen TIMESTAMP(9), seen_utc"
+                    + " TIMESTAMP_LTZ(9)) WITH ('format-version'='3')");
+            execute("INSERT INTO " + writer + ".db.nanos_" + writer + " " + rows);
+            assertEquals(Types.TimestampNanoType.withoutZone(),
+                    table("nanos_" + writer).schema().findField("seen").type());
+            assertEquals(Set.of(writer.equals("lake") ? "isthmus" : "parquet-mr"), writers("nanos_" + writer));
+            for (String select : List.of("SELECT * FROM %s.db.nanos_" + writer,
+                    "SELECT id, seen FROM %s.db.nanos_" + writer + " WHERE seen_utc > CAST(TIMESTAMP '2026-12-03 12:00:00' AS TIMESTAMP_LTZ(9))")) {
+                long nativeTasks = NativeSourceCounters.nativeTasks();
+                List<String> expected = query(String.format(select, "stock"));
+                assertTrue(!expected.isEmpty(), select);
+                assertEquals(expected, query(String.format(select, "lake")), select);
+                assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "read natively: " + select);
+            }
+        }
+        assertEquals(query("SELECT * FROM stock.db.nanos_stock"), query("SELECT * FROM lake.db.nanos_lake"),
+                "both sinks committed the same rows");
     }
 
     /**

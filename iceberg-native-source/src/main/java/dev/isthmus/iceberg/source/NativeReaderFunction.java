@@ -29,6 +29,7 @@ import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.mapping.NameMappingParser;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
@@ -93,6 +94,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             FileIO io, EncryptionManager encryption, List<Expression> filters, long limit, NativeReadOptions options) {
         this.tableSchema = java.util.Objects.requireNonNull(tableSchema, "tableSchema");
         this.readSchema = projectedSchema == null ? tableSchema : projectedSchema;
+        refuseUnknown(readSchema);
         this.nameMapping = nameMapping;
         this.parsedNameMapping = nameMapping == null ? null : NameMappingParser.fromJson(nameMapping);
         this.caseSensitive = caseSensitive;
@@ -102,6 +104,20 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         this.limit = limit;
         this.options = options;
         this.binaryRowType = binaryRowType(readSchema, options);
+    }
+
+    /**
+     * Refuses a projection with a column of Iceberg's {@code unknown} type, which Iceberg's own
+     * reader cannot read either: its Flink type, NULL, has no serializer.
+     */
+    private static void refuseUnknown(Schema readSchema) {
+        for (Types.NestedField field : TypeUtil.indexById(readSchema.asStruct()).values()) {
+            if (field.type().typeId() == Type.TypeID.UNKNOWN) {
+                throw new IllegalArgumentException("column " + readSchema.findColumnName(field.fieldId())
+                        + " has Iceberg's type unknown, which Iceberg's Flink reader cannot read either (Flink has"
+                        + " no serializer for its NULL type): leave it out of the projection");
+            }
+        }
     }
 
     /** Binary rows when asked for and the projection is flat; columnar rows otherwise. */

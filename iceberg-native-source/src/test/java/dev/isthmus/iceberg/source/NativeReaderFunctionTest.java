@@ -908,6 +908,47 @@ class NativeReaderFunctionTest {
     }
 
     /**
+     * Iceberg v3's types: nanosecond timestamps with and without zone (Flink's TIMESTAMP(9) and
+     * TIMESTAMP_LTZ(9), as the stock reader maps them) read natively as the stock reader reads
+     * them; {@code unknown}, which the stock reader cannot read, refused by name.
+     */
+    @Test
+    void v3TypesReadAsTheStockReaderReadsThem() {
+        Schema schema = new Schema(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "at", Types.TimestampNanoType.withoutZone()),
+                Types.NestedField.optional(3, "at_utc", Types.TimestampNanoType.withZone()),
+                Types.NestedField.optional(4, "nothing", Types.UnknownType.get()));
+        Map<String, String> properties = new java.util.HashMap<>(SMALL_ROW_GROUPS);
+        properties.put("format-version", "3");
+        Table table = new TestTables(dir).create("v3_types", schema, PartitionSpec.unpartitioned(), properties);
+        List<Record> records = new ArrayList<>();
+        java.time.LocalDateTime base = java.time.LocalDateTime.of(2026, 12, 3, 10, 0);
+        for (long id = 0; id < 2_000; id++) {
+            Record r = GenericRecord.create(schema);
+            r.setField("id", id);
+            // Nanoseconds that milliseconds and microseconds would lose, and times before 1970.
+            java.time.LocalDateTime at = (id % 2 == 0 ? base : base.minusYears(80)).plusNanos(id * 1_000_003_007L);
+            r.setField("at", id % 7 == 0 ? null : at);
+            r.setField("at_utc", id % 5 == 0 ? null : at.atOffset(java.time.ZoneOffset.UTC));
+            records.add(r);
+        }
+        TestTables.append(table, records);
+        Schema timestamps = schema.select("id", "at", "at_utc");
+        assertEquals(0, assertSameAsStock(table, timestamps, List.of(), 2));
+        assertEquals(0, assertSameAsStock(table, schema.select("id", "at_utc"),
+                List.of(Expressions.greaterThan("id", 1_000L)), 1));
+        // Flink has no serializer for unknown's NULL type, so Iceberg's reader cannot be built for it.
+        assertThrows(UnsupportedOperationException.class, () -> new RowDataReaderFunction(new Configuration(),
+                schema, schema.select("id", "nothing"), null, true, table.io(), table.encryption(), List.of(), -1));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NativeReaderFunction(
+                schema, schema.select("id", "nothing"), null, true, table.io(), table.encryption(), List.of(), -1,
+                NativeReadOptions.defaults()));
+        assertEquals("column nothing has Iceberg's type unknown, which Iceberg's Flink reader cannot read either"
+                + " (Flink has no serializer for its NULL type): leave it out of the projection", e.getMessage());
+    }
+
+    /**
      * A table migrated from Hive: parquet-java files without field ids, read by the table's name
      * mapping natively in strict mode, with pruning by their statistics; the same after a column
      * is renamed and one added, with a file Iceberg wrote after them.
