@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * replacement of its {@code RowDataReaderFunction}, with the same results and the same split
  * positions. Each file scan task of a split is read by the native decoder when it can be, and
  * otherwise by Iceberg's stock reader (equality deletes on columns it cannot hash, ORC and Avro,
- * encrypted files, row-lineage and {@code _partition} metadata columns, defaults of nested fields, types or
+ * encrypted files, the {@code _partition} metadata column, defaults of nested fields, types or
  * files the decoder refuses, and every task when the native library cannot load in this JVM); in
  * strict mode such a task fails the read instead.
  *
@@ -258,9 +258,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         }
         for (Types.NestedField field : readSchema.columns()) {
             int id = field.fieldId();
-            boolean computed = id == MetadataColumns.ROW_POSITION.fieldId() || id == MetadataColumns.IS_DELETED.fieldId();
-            if (id == MetadataColumns.ROW_ID.fieldId() || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()
-                    || (MetadataColumns.isMetadataColumn(id) && !constants.containsKey(id) && !computed)) {
+            boolean computed = id == MetadataColumns.ROW_POSITION.fieldId() || id == MetadataColumns.IS_DELETED.fieldId()
+                    || id == MetadataColumns.ROW_ID.fieldId() || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId();
+            if (MetadataColumns.isMetadataColumn(id) && !constants.containsKey(id) && !computed) {
                 return "the metadata column " + field.name() + " is projected";
             }
             if (id == MetadataColumns.IS_DELETED.fieldId() && !task.deletes().isEmpty()) {

@@ -42,6 +42,8 @@ import org.apache.iceberg.types.Types;
  *       selects them for a split ({@code ParquetMetadataConverter.filterFileMetaDataByMidpoint});
  *   <li>columns the task supplies as constants (identity-partition values, {@code _file},
  *       {@code _spec_id}) are constant vectors, whatever the file holds, as in Iceberg's readers;
+ *       the row-lineage columns ({@code _row_id}, {@code _last_updated_sequence_number}) are
+ *       decoded and filled in from the data file's first row id and sequence number ({@link RowLineage});
  *   <li>when the task's residual filter is not trivially true, row groups its statistics or,
  *       where every value is dictionary-encoded, its dictionaries rule out are skipped (as
  *       Iceberg's Parquet reader skips them) and rows are filtered with the source's filters, as
@@ -68,6 +70,8 @@ final class NativeTaskReader implements TaskReader {
     private final ColumnVector[] constants;
     /** Per projected column: its index in the decoded batch, {@link #CONSTANT} or {@link #POSITION}. */
     private final int[] scanColumn;
+    /** Per projected column: how a row-lineage column fills in what its decoded column lacks, else {@code null}. */
+    private final RowLineage[] lineage;
     private final RowPositions positions;
     private final PositionDeletes deletes;
     private final EqualityDeletes equalityDeletes;
@@ -90,8 +94,8 @@ final class NativeTaskReader implements TaskReader {
     private long emitted;
 
     private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
-            ColumnVector[] constants, int[] scanColumn, RowPositions positions, PositionDeletes deletes,
-            EqualityDeletes equalityDeletes, Map<Integer, Integer> keyColumns, FlinkSourceFilter rowFilter, RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows,
+            ColumnVector[] constants, int[] scanColumn, RowLineage[] lineage, RowPositions positions,
+            PositionDeletes deletes, EqualityDeletes equalityDeletes, Map<Integer, Integer> keyColumns, FlinkSourceFilter rowFilter, RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows,
             long rowsInGroups, long skip, long emitted) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
@@ -99,6 +103,7 @@ final class NativeTaskReader implements TaskReader {
         this.scan = scan;
         this.constants = constants;
         this.scanColumn = scanColumn;
+        this.lineage = lineage;
         this.positions = positions;
         this.deletes = deletes;
         this.equalityDeletes = equalityDeletes;
@@ -137,11 +142,25 @@ final class NativeTaskReader implements TaskReader {
             List<Types.NestedField> projected = readSchema.columns();
             ColumnVector[] constantColumns = new ColumnVector[projected.size()];
             int[] scanColumn = new int[projected.size()];
+            RowLineage[] lineage = new RowLineage[projected.size()];
             List<Types.NestedField> fromFile = new ArrayList<>();
             for (int i = 0; i < projected.size(); i++) {
                 Types.NestedField field = projected.get(i);
                 int id = field.fieldId();
-                if (constants.containsKey(id)) {
+                if (id == MetadataColumns.ROW_ID.fieldId() || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()) {
+                    // As Iceberg's readers: all null unless the data file has a first row id (and a sequence number).
+                    Long firstRowId = (Long) constants.get(MetadataColumns.ROW_ID.fieldId());
+                    Long base = (Long) constants.get(id);
+                    if (firstRowId == null || base == null) {
+                        constantColumns[i] = new ConstantVector(null);
+                        scanColumn[i] = CONSTANT;
+                    } else {
+                        lineage[i] = id == MetadataColumns.ROW_ID.fieldId() ? RowLineage.rowId(base)
+                                : RowLineage.lastUpdated(base);
+                        scanColumn[i] = fromFile.size();
+                        fromFile.add(field);
+                    }
+                } else if (constants.containsKey(id)) {
                     constantColumns[i] = new ConstantVector(constants.get(id));
                     scanColumn[i] = CONSTANT;
                 } else if (id == MetadataColumns.IS_DELETED.fieldId()) {
@@ -205,7 +224,8 @@ final class NativeTaskReader implements TaskReader {
                         .filter(d -> d.content() == FileContent.POSITION_DELETES).count(), deletes.size(), deleted);
                 metrics.equalityDeletes(equalityDeletes.files(), equalityDeletes.keys(), equalityDeletes.cacheHits());
                 RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
-                return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, positions,
+                return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, lineage,
+                        positions,
                         deletes, equalityDeletes, keyColumns, rowFilter, limiter, metrics, binaryRows, selecting ? -1 : rows,
                         selecting ? recordOffset : 0, recordOffset);
             } catch (RuntimeException e) {
@@ -424,7 +444,8 @@ final class NativeTaskReader implements TaskReader {
             all[i] = switch (scanColumn[i]) {
                 case CONSTANT -> constants[i];
                 case POSITION -> new PositionVector(firstPosition);
-                default -> decoded[scanColumn[i]];
+                default -> lineage[i] == null ? decoded[scanColumn[i]]
+                        : lineage[i].over(decoded[scanColumn[i]], firstPosition);
             };
         }
         return batch.withColumns(all);
