@@ -599,8 +599,7 @@ class NativeReaderFunctionTest {
     @ParameterizedTest(name = "partitioned {0}")
     @ValueSource(booleans = {false, true})
     void deletionVectorsAndEqualityDeletesOnV3(boolean partitioned) {
-        Map<String, String> properties = new java.util.HashMap<>(SMALL_ROW_GROUPS);
-        properties.put("format-version", "3");
+        Map<String, String> properties = withFormatV3(SMALL_ROW_GROUPS);
         Table table = new TestTables(dir).create("v3_" + partitioned, SampleTable.SCHEMA,
                 partitioned ? PartitionSpec.builderFor(SampleTable.SCHEMA).identity("day").build()
                         : PartitionSpec.unpartitioned(), properties);
@@ -823,8 +822,16 @@ class NativeReaderFunctionTest {
     }
 
     private static Map<String, String> withFormatV2(Map<String, String> properties) {
+        return withFormat(properties, 2);
+    }
+
+    private static Map<String, String> withFormatV3(Map<String, String> properties) {
+        return withFormat(properties, 3);
+    }
+
+    private static Map<String, String> withFormat(Map<String, String> properties, int version) {
         Map<String, String> all = new java.util.HashMap<>(properties);
-        all.put(org.apache.iceberg.TableProperties.FORMAT_VERSION, "2");
+        all.put(org.apache.iceberg.TableProperties.FORMAT_VERSION, Integer.toString(version));
         return all;
     }
 
@@ -835,8 +842,7 @@ class NativeReaderFunctionTest {
      */
     @Test
     void columnsAddedWithDefaultsReadTheDefaultsFromOlderFiles() {
-        Map<String, String> properties = new java.util.HashMap<>(SMALL_ROW_GROUPS);
-        properties.put("format-version", "3");
+        Map<String, String> properties = withFormatV3(SMALL_ROW_GROUPS);
         Table table = new TestTables(dir).create("defaults", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
                 properties);
         TestTables.append(table, SampleTable.records(0, 1_500));
@@ -902,7 +908,11 @@ class NativeReaderFunctionTest {
     }
 
     private static ReaderFunction<RowData> strictReader(Table table) {
-        return new NativeReaderFunction(table.schema(), null,
+        return strictReader(table, null);
+    }
+
+    private static ReaderFunction<RowData> strictReader(Table table, Schema projection) {
+        return new NativeReaderFunction(table.schema(), projection,
                 table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING), true, table.io(),
                 table.encryption(), List.of(), -1, NativeReadOptions.defaults().withStrict(true));
     }
@@ -919,8 +929,7 @@ class NativeReaderFunctionTest {
                 Types.NestedField.optional(2, "at", Types.TimestampNanoType.withoutZone()),
                 Types.NestedField.optional(3, "at_utc", Types.TimestampNanoType.withZone()),
                 Types.NestedField.optional(4, "nothing", Types.UnknownType.get()));
-        Map<String, String> properties = new java.util.HashMap<>(SMALL_ROW_GROUPS);
-        properties.put("format-version", "3");
+        Map<String, String> properties = withFormatV3(SMALL_ROW_GROUPS);
         Table table = new TestTables(dir).create("v3_types", schema, PartitionSpec.unpartitioned(), properties);
         List<Record> records = new ArrayList<>();
         java.time.LocalDateTime base = java.time.LocalDateTime.of(2026, 12, 3, 10, 0);
@@ -956,8 +965,7 @@ class NativeReaderFunctionTest {
      */
     @Test
     void rowLineageColumnsReadAsTheStockReaderComputesThem() {
-        Map<String, String> properties = new java.util.HashMap<>(SMALL_ROW_GROUPS);
-        properties.put("format-version", "3");
+        Map<String, String> properties = withFormatV3(SMALL_ROW_GROUPS);
         Table table = new TestTables(dir).create("lineage", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
                 properties);
         TestTables.append(table, SampleTable.records(0, 1_500));
@@ -973,9 +981,7 @@ class NativeReaderFunctionTest {
         // The ids are the row's position after its file's first row id: distinct across the files.
         java.util.Set<Object> ids = new java.util.HashSet<>();
         for (IcebergSourceSplit split : plan(table, lineage, List.of())) {
-            for (Emitted row : ReadResults.read(new NativeReaderFunction(table.schema(), lineage, null, true,
-                    table.io(), table.encryption(), List.of(), -1, NativeReadOptions.defaults().withStrict(true)), split,
-                    FlinkSchemaUtil.convert(lineage))) {
+            for (Emitted row : ReadResults.read(strictReader(table, lineage), split, FlinkSchemaUtil.convert(lineage))) {
                 assertTrue(row.values().get(2) != null && row.values().get(3) != null, row.toString());
                 ids.add(row.values().get(2));
             }
