@@ -40,14 +40,17 @@ final class RowGroupPruner {
     private final int[] leaves;
     private final int[] ids;
     private final List<Function<byte[], ByteBuffer>> bounds;
+    /** The filter's columns the file lacks, which Iceberg's row-group filter takes as all null. */
+    private final int[] missing;
 
     private RowGroupPruner(NativeParquetFile file, InclusiveMetricsEvaluator evaluator, int[] leaves, int[] ids,
-            List<Function<byte[], ByteBuffer>> bounds) {
+            List<Function<byte[], ByteBuffer>> bounds, int[] missing) {
         this.file = file;
         this.evaluator = evaluator;
         this.leaves = leaves;
         this.ids = ids;
         this.bounds = bounds;
+        this.missing = missing;
     }
 
     /**
@@ -75,8 +78,12 @@ final class RowGroupPruner {
             bounds.add(boundConversion(field.type(), column));
             n++;
         }
+        // Iceberg's ParquetMetricsRowGroupFilter reads a column without a chunk as all null, also one
+        // a default fills: the same row groups are skipped, so the same rows come out.
+        int[] missing = referenced.stream().filter(id -> schema.findField(id) != null
+                && columns.stream().noneMatch(c -> c.fieldId() == id)).mapToInt(Integer::intValue).toArray();
         return new RowGroupPruner(file, new InclusiveMetricsEvaluator(schema, filter, caseSensitive),
-                java.util.Arrays.copyOf(leaves, n), java.util.Arrays.copyOf(ids, n), bounds);
+                java.util.Arrays.copyOf(leaves, n), java.util.Arrays.copyOf(ids, n), bounds, missing);
     }
 
     /** Whether row group {@code rowGroup} may hold a row the filter keeps. */
@@ -101,6 +108,10 @@ final class RowGroupPruner {
                     upper.put(ids[i], max);
                 }
             }
+        }
+        for (int id : missing) {
+            valueCounts.put(id, group.rowCount());
+            nullCounts.put(id, group.rowCount());
         }
         DataFile metrics = DataFiles.builder(PartitionSpec.unpartitioned())
                 .withPath(file.name() + "#row-group-" + rowGroup)
