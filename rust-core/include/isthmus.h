@@ -396,11 +396,13 @@ typedef struct isthmus_scan_options {
      * (ABI 7): for each field id in order, the names the mapping gives it, each
      * NUL-terminated UTF-8, the id's list ended by an empty name (a lone NUL when the
      * mapping does not cover the id); mapped_names_length bytes in all, which must
-     * hold exactly num_field_ids lists (else INVALID_ARGUMENT). Used, as Iceberg's
-     * readers use a mapping, only when no top-level field of the file has an id: a
-     * field id then reads the top-level field whose name its list holds, or is
-     * missing (a null column, or CORRUPT_DATA if required). Nested fields are matched
-     * by position, as with ids. Without a mapping such a file is UNSUPPORTED. */
+     * hold exactly num_field_ids lists (else INVALID_ARGUMENT). Used only when no
+     * top-level field of the file has an id (Iceberg's readers apply a mapping when no
+     * field at any depth has one; callers pass it only for such files): a field id
+     * then reads the top-level field whose name its list holds, or is missing (a null
+     * column, or CORRUPT_DATA if required). The fields nested in it are matched by
+     * position, as with ids, where Iceberg matches them by name: callers check that
+     * they line up. Without a mapping such a file is UNSUPPORTED. */
     const uint8_t *mapped_names;
     uint64_t mapped_names_length;
 } isthmus_scan_options;

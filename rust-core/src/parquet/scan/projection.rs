@@ -51,8 +51,9 @@ pub fn project(
         .iter()
         .map(|&i| file.schema().element(i).and_then(|e| e.field_id))
         .collect();
-    // As Iceberg's readers decide it: a file with no ids at the top is read by
-    // the table's name mapping, matching the file's top-level names.
+    // A file with no ids at the top is read by the table's name mapping,
+    // matching the file's top-level names; the caller passes one only where
+    // Iceberg would apply it (no id at any depth).
     let by_name = !field_ids.is_empty() && ids.iter().all(Option::is_none);
     if by_name && mapped_names.is_none() {
         return Err(location.wrap(Error::unsupported(

@@ -139,6 +139,11 @@ final class NativeTaskReader implements TaskReader {
         NativeParquetFile file = openFile(task.file().location(), io, options);
         try {
             List<NativeParquetFile.Column> columns = file.columns(nameMapping);
+            for (Types.NestedField field : readSchema.columns()) {
+                if (field.type().isNestedType()) {
+                    requireSameLeaves(columns, field);
+                }
+            }
             List<Types.NestedField> projected = readSchema.columns();
             ColumnVector[] constantColumns = new ColumnVector[projected.size()];
             int[] scanColumn = new int[projected.size()];
@@ -267,6 +272,50 @@ final class NativeTaskReader implements TaskReader {
             }
         }
         return columns;
+    }
+
+    /**
+     * Requires the file's column for the nested {@code field}, if it has one, to hold exactly the
+     * table's leaves of it, in order: the decoder matches a nested column's fields by position, as
+     * its shape says, while Iceberg matches them by id (or mapped name), so a file whose nested
+     * fields were reordered, renamed away or replaced is left to Iceberg's reader.
+     *
+     * @throws UnsupportedOperationException if the file's leaves under the column differ
+     */
+    private static void requireSameLeaves(List<NativeParquetFile.Column> columns, Types.NestedField field) {
+        List<Integer> expected = new ArrayList<>();
+        leafIds(field.type(), expected);
+        Set<String> tops = new java.util.HashSet<>();
+        for (NativeParquetFile.Column column : columns) {
+            if (expected.contains(column.fieldId())) {
+                tops.add(topLevelName(column));
+            }
+        }
+        if (tops.isEmpty()) {
+            return; // The file lacks the column: it reads as null.
+        }
+        List<Integer> actual = columns.stream().filter(c -> tops.contains(topLevelName(c)))
+                .map(NativeParquetFile.Column::fieldId).toList();
+        if (!actual.equals(expected)) {
+            throw new UnsupportedOperationException("the file's nested column " + field.name() + " holds the fields "
+                    + actual + " where the table's has " + expected + " (nested fields are matched by position)");
+        }
+    }
+
+    private static String topLevelName(NativeParquetFile.Column column) {
+        int dot = column.path().indexOf('.');
+        return dot < 0 ? column.path() : column.path().substring(0, dot);
+    }
+
+    /** The ids of {@code type}'s primitive leaves in Parquet's column order. */
+    private static void leafIds(org.apache.iceberg.types.Type type, List<Integer> out) {
+        for (Types.NestedField child : type.asNestedType().fields()) {
+            if (child.type().isPrimitiveType()) {
+                out.add(child.fieldId());
+            } else {
+                leafIds(child.type(), out);
+            }
+        }
     }
 
     /** Whether a file of {@code columns} holds the primitive column {@code fieldId}. */

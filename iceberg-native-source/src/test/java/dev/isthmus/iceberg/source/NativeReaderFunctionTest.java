@@ -1031,6 +1031,28 @@ class NativeReaderFunctionTest {
                 List.of(Expressions.equal("label", "n3")), 1));
     }
 
+    /**
+     * A name-mapped file whose struct holds its fields in another order than the table's: Iceberg
+     * matches them by name, the decoder by position, so such tasks take the stock reader.
+     */
+    @Test
+    void nameMappedStructsInAnotherOrderTakeTheStockReader() {
+        Schema swapped = new Schema(HiveStyleTable.SCHEMA.columns().stream().map(f -> !f.name().equals("info") ? f
+                : Types.NestedField.optional(4, "info", Types.StructType.of(
+                        Types.NestedField.optional(7, "zip", Types.IntegerType.get()),
+                        Types.NestedField.optional(6, "city", Types.StringType.get())))).toList());
+        Table table = new TestTables(dir).create("hive_swapped", swapped, PartitionSpec.unpartitioned(),
+                withFormatV2(Map.of()));
+        HiveStyleTable.mapByName(table);
+        HiveStyleTable.addFile(table, 0, 500);
+        assertTrue(assertSameAsStock(table, null, List.of(), 1) > 0);
+        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "score"), List.of(), 1),
+                "flat columns still read natively");
+        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class, () -> ReadResults.read(
+                strictReader(table), plan(table, null, List.of()).getFirst(), FlinkSchemaUtil.convert(table.schema())));
+        assertTrue(e.getMessage().contains("nested fields are matched by position"), e.getMessage());
+    }
+
     /** Without a name mapping Iceberg reads such files by position, which the native reader leaves to it. */
     @Test
     void filesWithoutFieldIdsOrMappingTakeTheStockReader() {

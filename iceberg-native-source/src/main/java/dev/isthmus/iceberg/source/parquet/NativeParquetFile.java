@@ -203,16 +203,22 @@ public final class NativeParquetFile implements AutoCloseable {
     }
 
     /**
-     * The leaf columns with the field ids {@code mapping} gives their paths when the file has no
-     * field ids at all, as Iceberg applies a name mapping (a leaf the mapping does not cover keeps
-     * -1); otherwise, or without a mapping, {@link #columns()}.
+     * The leaf columns with the field ids {@code mapping} gives their paths when no leaf of the
+     * file has a field id, as Iceberg applies a name mapping (the repeated groups of 3-level lists
+     * and maps, {@code list} and {@code key_value}, are not in a mapping's paths; a leaf the
+     * mapping does not cover keeps -1); otherwise, or without a mapping, {@link #columns()}.
      */
     public List<Column> columns(NameMapping mapping) {
         if (mapping == null || columns.stream().anyMatch(c -> c.fieldId() >= 0)) {
             return columns;
         }
         return columns.stream().map(c -> {
-            MappedField mapped = mapping.find(c.path().split("\\.", -1));
+            String[] path = c.path().split("\\.", -1);
+            MappedField mapped = mapping.find(path);
+            if (mapped == null) {
+                mapped = mapping.find(java.util.Arrays.stream(path)
+                        .filter(name -> !name.equals("list") && !name.equals("key_value")).toArray(String[]::new));
+            }
             return new Column(c.path(), mapped == null || mapped.id() == null ? -1 : mapped.id(), c.physicalType(),
                     c.arrowFormat(), c.repeated());
         }).toList();
