@@ -856,8 +856,7 @@ fn files_without_field_ids_read_by_their_mapped_names() {
 
 #[test]
 fn a_name_mapping_is_ignored_for_files_with_field_ids() {
-    let mut x = leaf("x", PhysicalType::Int32, Repetition::Required, 4);
-    x.name = "x".into();
+    let x = leaf("x", PhysicalType::Int32, Repetition::Required, 4);
     let column = Column::flat(0, Values::I32(vec![5, 6]), &[true; 2]);
     let bytes = write_file(&[root(1), x], &[column], &Options::default()).bytes;
     let options = ScanOptions {

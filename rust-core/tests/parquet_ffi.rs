@@ -446,10 +446,10 @@ fn options_and_errors_cross_the_boundary() {
         // A name mapping's lists must be whole, one per field id.
         for (names, why) in [
             (&b"a\0\0b"[..], "a name is not NUL-terminated"),
-            (&b"a\0\0"[..], "1 complete lists of names for 2 field ids"),
+            (&b"a\0\0"[..], "1 lists of names for 2 field ids"),
             (
                 &b"a\0\0\0b\0"[..],
-                "2 complete lists of names for 2 field ids",
+                "the last list of names is not ended by an empty name",
             ),
             (&b"\xff\0\0\0"[..], "a name is not UTF-8"),
         ] {

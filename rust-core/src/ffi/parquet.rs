@@ -622,9 +622,12 @@ fn name_lists(bytes: &[u8], count: usize) -> Result<Vec<Vec<String>>> {
         let name = std::str::from_utf8(name).map_err(|_| bad("a name is not UTF-8"))?;
         names.push(name.to_owned());
     }
-    if !names.is_empty() || lists.len() != count {
+    if !names.is_empty() {
+        return Err(bad("the last list of names is not ended by an empty name"));
+    }
+    if lists.len() != count {
         return Err(bad(&format!(
-            "{} complete lists of names for {count} field ids",
+            "{} lists of names for {count} field ids",
             lists.len()
         )));
     }

@@ -91,8 +91,12 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             MappedField mapped = mapping.find(field.fieldId());
             if (mapped != null) {
                 for (String name : mapped.names()) {
-                    out.writeBytes(name.getBytes(StandardCharsets.UTF_8));
-                    out.write(0);
+                    // An empty name, or one with a NUL, cannot be a Parquet field's: the list's end
+                    // would come early.
+                    if (!name.isEmpty() && name.indexOf('\0') < 0) {
+                        out.writeBytes(name.getBytes(StandardCharsets.UTF_8));
+                        out.write(0);
+                    }
                 }
             }
             out.write(0);
