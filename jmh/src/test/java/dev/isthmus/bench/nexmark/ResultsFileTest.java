@@ -63,6 +63,14 @@ class ResultsFileTest {
     }
 
     @Test
+    void aRunWithStalledFetchersSaysSoInItsTimeline() {
+        JobTimeline stalled = new JobTimeline(40, 310, TIMELINE.vertices(), List.of(), 1020, 31190, 2);
+        assertThat(stalled.csvRows("k")).endsWith("k,job_finished,,31190", "k,stalled_fetchers,,2");
+        assertThat(stalled.summary()).endsWith("; 2 source fetchers stalled at close");
+        assertThat(TIMELINE.csvRows("k")).noneMatch(row -> row.contains("stalled"));
+    }
+
+    @Test
     void aReasonStaysOnItsLineAndInItsField() throws Exception {
         ResultsFile results = new ResultsFile(dir.resolve("nexmark.csv"));
         results.append(List.of(run(Mode.DEFAULT, NexmarkQuery.Q0, Leg.NATIVE, "the run failed: \"x\",\n  at y")));
