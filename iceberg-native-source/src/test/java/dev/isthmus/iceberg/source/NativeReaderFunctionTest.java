@@ -654,6 +654,38 @@ class NativeReaderFunctionTest {
     }
 
     /**
+     * An equality key column added with a default (v3): a file written before it holds no such
+     * column, and Iceberg compares its default with the keys, so that file's task falls back; a
+     * file that holds the column reads natively.
+     */
+    @Test
+    void equalityDeletesOnAColumnWithADefaultFallBackForFilesWithoutIt() {
+        Table table = new TestTables(dir).create("eq_default", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+                withFormatV3(Map.of()));
+        TestTables.append(table, SampleTable.records(0, 300));
+        table.updateSchema().addColumn("region", Types.StringType.get(), Literal.of("eu")).commit();
+        List<Record> later = new ArrayList<>();
+        for (Record old : SampleTable.records(300, 300)) {
+            Record r = GenericRecord.create(table.schema());
+            SampleTable.SCHEMA.columns().forEach(f -> r.setField(f.name(), old.getField(f.name())));
+            r.setField("region", (Long) old.getField("id") % 2 == 0 ? "eu" : "us");
+            later.add(r);
+        }
+        TestTables.append(table, later);
+        List<Record> keys = new ArrayList<>();
+        for (long id : new long[] {5, 6, 305, 306}) {
+            Record key = GenericRecord.create(table.schema());
+            key.setField("id", id);
+            key.setField("region", "eu");
+            keys.add(key);
+        }
+        TestTables.deleteEquals(table, List.of("id", "region"), keys);
+        long rowsDeleted = NativeSourceCounters.rowsDeleted();
+        assertTrue(assertSameAsStock(table, null, List.of(), 1) > 0, "the older file's task falls back");
+        assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "the later file's key 306 deleted natively");
+    }
+
+    /**
      * A model of a table under change: random inserts, key updates (an equality delete of the
      * key, then its new row), deletes by key on two columns and deletes by position, committed one
      * by one; after every commit both readers read the table, and Iceberg's generic reader gives
