@@ -70,6 +70,8 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private final NativeReadOptions options;
     /** The row type of binary rows, or {@code null} for columnar rows. */
     private final RowType binaryRowType;
+    /** Why every task needs the stock reader for this projection's defaults, or {@code null}. */
+    private final String nestedDefault;
     /** The table's name for the fallback log, or {@code null} when not given. */
     private String table;
 
@@ -94,7 +96,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             FileIO io, EncryptionManager encryption, List<Expression> filters, long limit, NativeReadOptions options) {
         this.tableSchema = java.util.Objects.requireNonNull(tableSchema, "tableSchema");
         this.readSchema = projectedSchema == null ? tableSchema : projectedSchema;
-        refuseUnknown(readSchema);
+        this.nestedDefault = nestedDefault(readSchema);
         this.nameMapping = nameMapping;
         this.parsedNameMapping = nameMapping == null ? null : NameMappingParser.fromJson(nameMapping);
         this.caseSensitive = caseSensitive;
@@ -107,17 +109,27 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     }
 
     /**
-     * Refuses a projection with a column of Iceberg's {@code unknown} type, which Iceberg's own
-     * reader cannot read either: its Flink type, NULL, has no serializer.
+     * Why the projection's defaults need the stock reader: the native reader supplies defaults as
+     * whole top-level columns only. Refuses a column of Iceberg's {@code unknown} type, which
+     * Iceberg's own reader cannot read either: its Flink type, NULL, has no serializer.
+     *
+     * @return the reason, or {@code null} when the native reader can supply every default
      */
-    private static void refuseUnknown(Schema readSchema) {
+    private static String nestedDefault(Schema readSchema) {
+        String reason = null;
         for (Types.NestedField field : TypeUtil.indexById(readSchema.asStruct()).values()) {
             if (field.type().typeId() == Type.TypeID.UNKNOWN) {
                 throw new IllegalArgumentException("column " + readSchema.findColumnName(field.fieldId())
                         + " has Iceberg's type unknown, which Iceberg's Flink reader cannot read either (Flink has"
                         + " no serializer for its NULL type): leave it out of the projection");
             }
+            boolean topLevel = readSchema.columns().stream().anyMatch(c -> c.fieldId() == field.fieldId());
+            if (reason == null && field.initialDefault() != null && (!topLevel || !field.type().isPrimitiveType())) {
+                reason = (topLevel ? "the nested column " : "the nested field ")
+                        + readSchema.findColumnName(field.fieldId()) + " has a default value";
+            }
         }
+        return reason;
     }
 
     /** Binary rows when asked for and the projection is flat; columnar rows otherwise. */
@@ -218,8 +230,8 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                 EqualityDeletes equalityDeletes = EqualityDeletes.load(task.deletes(), tableSchema, io, options,
                         tracker, options.maxEqualityDeleteBytes());
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
-                        readSchema, parsedNameMapping, combinedFilter(), caseSensitive, io, options, limiter, metrics, binaryRows, tracker,
-                        runs, deletes, equalityDeletes);
+                        readSchema, parsedNameMapping, combinedFilter(), caseSensitive, io, options, limiter, metrics,
+                        binaryRows, tracker, runs, deletes, equalityDeletes);
             } catch (DeleteLimitException e) {
                 refusal = e.refusal();
                 cause = e;
@@ -267,15 +279,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                 // It asks for deleted rows to be marked, not dropped, which Iceberg's Flink reader refuses too.
                 return "the metadata column " + field.name() + " is projected with delete files";
             }
-            if (field.initialDefault() != null && !field.type().isPrimitiveType()) {
-                return "the nested column " + field.name() + " has a default value";
-            }
-            for (Types.NestedField inner : TypeUtil.indexById(Types.StructType.of(field)).values()) {
-                if (inner.fieldId() != id && inner.initialDefault() != null) {
-                    // The native reader supplies defaults as whole columns only.
-                    return "the nested field " + readSchema.findColumnName(inner.fieldId()) + " has a default value";
-                }
-            }
+        }
+        if (nestedDefault != null) {
+            return nestedDefault;
         }
         // Iceberg's readers put constants into nested fields too; the native reader only replaces whole columns.
         for (Integer id : constants.keySet()) {

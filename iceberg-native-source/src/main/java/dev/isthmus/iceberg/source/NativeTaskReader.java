@@ -139,11 +139,6 @@ final class NativeTaskReader implements TaskReader {
         NativeParquetFile file = openFile(task.file().location(), io, options);
         try {
             List<NativeParquetFile.Column> columns = file.columns(nameMapping);
-            for (Types.NestedField field : readSchema.columns()) {
-                if (field.type().isNestedType()) {
-                    requireSameLeaves(columns, field);
-                }
-            }
             List<Types.NestedField> projected = readSchema.columns();
             ColumnVector[] constantColumns = new ColumnVector[projected.size()];
             int[] scanColumn = new int[projected.size()];
@@ -152,8 +147,9 @@ final class NativeTaskReader implements TaskReader {
             for (int i = 0; i < projected.size(); i++) {
                 Types.NestedField field = projected.get(i);
                 int id = field.fieldId();
-                if (id == MetadataColumns.ROW_ID.fieldId() || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()) {
-                    // As Iceberg's readers: all null unless the data file has a first row id (and a sequence number).
+                if (id == MetadataColumns.ROW_ID.fieldId()
+                        || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()) {
+                    // As Iceberg's readers: null unless the data file has a first row id (and a sequence number).
                     Long firstRowId = (Long) constants.get(MetadataColumns.ROW_ID.fieldId());
                     Long base = (Long) constants.get(id);
                     if (firstRowId == null || base == null) {
@@ -180,6 +176,9 @@ final class NativeTaskReader implements TaskReader {
                             field.initialDefault()));
                     scanColumn[i] = CONSTANT;
                 } else {
+                    if (field.type().isNestedType()) {
+                        requireSameLeaves(columns, field);
+                    }
                     scanColumn[i] = fromFile.size();
                     fromFile.add(field);
                 }
@@ -188,8 +187,8 @@ final class NativeTaskReader implements TaskReader {
             boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
             // Either way the position to resume at counts selected rows, not the file's.
             boolean selecting = filterRows || deletes.size() > 0 || !equalityDeletes.isEmpty();
-            RowGroupPruner pruner = filterRows ? RowGroupPruner.of(file, columns, tableSchema, task.residual(), caseSensitive)
-                    : null;
+            RowGroupPruner pruner = filterRows
+                    ? RowGroupPruner.of(file, columns, tableSchema, task.residual(), caseSensitive) : null;
             DictionaryPruner dictionaries = filterRows
                     ? DictionaryPruner.of(file, columns, tableSchema, task.residual(), caseSensitive, tracker) : null;
             List<Integer> groups = new ArrayList<>();
@@ -230,9 +229,8 @@ final class NativeTaskReader implements TaskReader {
                 metrics.equalityDeletes(equalityDeletes.files(), equalityDeletes.keys(), equalityDeletes.cacheHits());
                 RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
                 return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, lineage,
-                        positions,
-                        deletes, equalityDeletes, keyColumns, rowFilter, limiter, metrics, binaryRows, selecting ? -1 : rows,
-                        selecting ? recordOffset : 0, recordOffset);
+                        positions, deletes, equalityDeletes, keyColumns, rowFilter, limiter, metrics, binaryRows,
+                        selecting ? -1 : rows, selecting ? recordOffset : 0, recordOffset);
             } catch (RuntimeException e) {
                 closeAfter(e, scan);
                 throw e;
@@ -262,7 +260,8 @@ final class NativeTaskReader implements TaskReader {
             columns.put(fromFile.get(i).fieldId(), i);
         }
         for (Types.NestedField key : equalityDeletes.keyFields()) {
-            if (!holds(fileColumns, key.fieldId()) && (constants.containsKey(key.fieldId()) || key.initialDefault() != null)) {
+            boolean filled = constants.containsKey(key.fieldId()) || key.initialDefault() != null;
+            if (filled && !holds(fileColumns, key.fieldId())) {
                 throw new UnsupportedOperationException("the data file does not hold the equality key column "
                         + key.name() + ", which is a partition value or has a default");
             }
