@@ -88,6 +88,7 @@ final class QueryRun {
         String plan = sql.explainSql(insert, ExplainDetail.JSON_EXECUTION_PLAN);
         Table output = catalog.loadTable(id);
         NativeCounters before = NativeCounters.now();
+        // No other job runs meanwhile: the fetchers stalled from here on are this job's.
         Set<Long> stalledBefore = StalledFetchers.now();
         long startedAt = System.currentTimeMillis();
         long start = System.nanoTime();
@@ -101,16 +102,9 @@ final class QueryRun {
         }
         JobTimeline timeline = JobTimeline.of(
                 cluster.getArchivedExecutionGraph(job.getJobID()).get(1, TimeUnit.MINUTES), startedAt,
-                OutputCheck.lastDataFileWritten(output), newlyStalled(stalledBefore));
+                OutputCheck.lastDataFileWritten(output), StalledFetchers.since(stalledBefore));
         return new Result(output, startedAt, (end - start) / 1_000_000, plan, NativeCounters.now().since(before),
                 timeline);
-    }
-
-    /** The fetchers stalled since {@code before}: the job's own, for no other job runs meanwhile. */
-    private static int newlyStalled(Set<Long> before) {
-        Set<Long> now = StalledFetchers.now();
-        now.removeAll(before);
-        return now.size();
     }
 
     /** The job's end, its last commit included; a job that has not ended by the time limit fails the run. */

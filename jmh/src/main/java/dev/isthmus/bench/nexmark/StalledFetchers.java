@@ -29,6 +29,13 @@ final class StalledFetchers {
         return ids;
     }
 
+    /** How many fetchers stalled since {@code before} (a set {@link #now()} gave). */
+    static int since(Set<Long> before) {
+        Set<Long> now = now();
+        now.removeAll(before);
+        return now.size();
+    }
+
     /** Whether the stack is a fetcher's {@code run} waiting on its latch, not one of its fetches. */
     private static boolean waitsInFetcherRun(StackTraceElement[] stack) {
         boolean latch = false;

@@ -64,7 +64,7 @@ class StalledFetchersTest {
         // The reader's poll finds the fetcher idle and shuts it down; the fetcher's closing batch is
         // refused, so it waits for good.
         await(manager::maybeShutdownFinishedFetchers);
-        await(() -> newlyStalled(before) == 1);
+        await(() -> StalledFetchers.since(before) == 1);
         // Flink's close gives up on it, and so does the test: interrupted, the thread goes through
         // the fetcher's error path, which made the next test's count of stalled threads flaky.
         manager.close(1);
@@ -84,7 +84,7 @@ class StalledFetchersTest {
         await(() -> manager.getQueue().size() == 1);
         manager.getQueue().poll().recycle();
         await(() -> manager.getNumAliveFetchers() == 0);
-        assertThat(newlyStalled(before)).isZero();
+        assertThat(StalledFetchers.since(before)).isZero();
         manager.close(1_000);
     }
 
@@ -92,12 +92,6 @@ class StalledFetchersTest {
         Configuration conf = new Configuration();
         conf.set(SourceReaderOptions.ELEMENT_QUEUE_CAPACITY, 1);
         return new SingleThreadFetcherManager<>(OneRecordSplits::new, conf);
-    }
-
-    private static int newlyStalled(Set<Long> before) {
-        Set<Long> now = StalledFetchers.now();
-        now.removeAll(before);
-        return now.size();
     }
 
     /** Waits for a state another thread reaches; the bound only keeps a broken build from hanging. */
