@@ -42,7 +42,7 @@ extern "C" {
 
 /* Version of this contract. The Java loader refuses a library whose
  * isthmus_abi_version() differs from the value its bindings were generated with. */
-#define ISTHMUS_ABI_VERSION 7
+#define ISTHMUS_ABI_VERSION 8
 
 /* ---------------------------------------------------------------- status codes */
 
@@ -588,10 +588,13 @@ void isthmus_scan_memory_release(isthmus_scan_memory *memory);
  *            tsu: (timestamp), tsu:<any zone> (timestamptz), tsn: / tsn:<zone> (nanos),
  *            u / U (string), z / Z (binary), w:L (fixed), and w:16 with the metadata
  *            entry "ARROW:extension:name" = "arrow.uuid" (uuid). A non-nullable field
- *            is a required column. Nested columns (+s, +l, +m) and types Iceberg does
- *            not have fail with UNSUPPORTED when the writer is opened. The struct's own
- *            metadata entries become the footer's key/value metadata (Iceberg puts
- *            "iceberg.schema" there).
+ *            is a required column. Columns may nest structs (+s), lists (+l, +L) and
+ *            maps (+m) of these; every field under them carries its own id too (a
+ *            map's entries struct excepted), and they are laid out as Iceberg's writer
+ *            lays them out (lists as list/element, maps as key_value/key/value). Types
+ *            Iceberg does not have fail with UNSUPPORTED when the writer is opened.
+ *            The struct's own metadata entries become the footer's key/value metadata
+ *            (Iceberg puts "iceberg.schema" there).
  * Options.   Parallel arrays of NUL-terminated UTF-8 keys and values: Iceberg's table
  *            property names with Iceberg's defaults (write.parquet.compression-codec
  *            zstd|snappy|gzip|lz4|lz4_raw|brotli|uncompressed, ...-compression-level,
@@ -612,7 +615,8 @@ void isthmus_scan_memory_release(isthmus_scan_memory *memory);
  *            the caller takes them with isthmus_writer_take_output and writes them in
  *            order wherever it likes; at most one row group is buffered in between.
  * Failure.   A failing isthmus_writer_write (an array that does not match the schema, a
- *            null in a required column, a decimal beyond its precision, an I/O error)
+ *            null in a required column or in a required field nested in one, named by
+ *            its path, a decimal beyond its precision, an I/O error)
  *            fails the writer: its partial output is discarded (temporary file deleted,
  *            untaken bytes dropped) and every later write, take_output and close reports
  *            the original error again. Nothing a failed writer produced may be committed.
@@ -630,7 +634,7 @@ typedef struct isthmus_write_result isthmus_write_result;
  * 0). On success *out_writer is a new writer the caller frees with isthmus_writer_free.
  * Errors: INVALID_ARGUMENT (NULL pointers, a released or invalid schema, a missing or
  *         non-integer field id, duplicate names or ids, bad option values), UNSUPPORTED
- *         (nested or non-Iceberg types), IO (the path exists and isthmus.overwrite is
+ *         (non-Iceberg types), IO (the path exists and isthmus.overwrite is
  *         not true, or the temporary file cannot be created). */
 int32_t isthmus_writer_open_path(const char *path, const struct ArrowSchema *schema,
                                  const char *const *option_keys,

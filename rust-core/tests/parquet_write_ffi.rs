@@ -645,8 +645,16 @@ fn open_refuses_what_it_cannot_write() {
                 .with_children(vec![Field::new("item", DataType::Utf8, true)])
                 .with_metadata(id(1))]),
             vec![],
+            Status::InvalidArgument,
+            "column 'tags.list.element' has no Iceberg field id (field metadata PARQUET:field_id)",
+        ),
+        (
+            root(vec![Field::new("s", DataType::Struct, true)
+                .with_children(vec![Field::new("x", DataType::Int16, true).with_metadata(id(2))])
+                .with_metadata(id(1))]),
+            vec![],
             Status::Unsupported,
-            "column 'tags' (format '+l'): nested columns (struct, list, map) are not supported by the encoder yet",
+            "column 's.x' (format 's'): Iceberg has no 8- or 16-bit integers; widen to 'i'",
         ),
         (
             root(vec![Field::new("x", DataType::Int64, true)]),

@@ -256,7 +256,10 @@ impl<T: Numeric> NumericWriter<T> {
             Mode::Dictionary => self.interner.len(),
             Mode::Fallback => self.dict.used,
         } * T::WIDTH;
-        Ok(self.chunk.pages_size()? + dictionary + self.page_estimate() + self.chunk.page_rows / 8)
+        Ok(self.chunk.pages_size()?
+            + dictionary
+            + self.page_estimate()
+            + self.chunk.page_values / 8)
     }
 
     /// Appends rows: `values` has one slot per row (null slots hold anything).
@@ -268,7 +271,7 @@ impl<T: Numeric> NumericWriter<T> {
                 Mode::Dictionary => 4,
                 Mode::Fallback => T::WIDTH,
             };
-            let row_room = (config.page_row_limit - self.chunk.page_rows).min(values.len() - done);
+            let row_room = self.chunk.room(values.len() - done);
             let byte_room = config.page_threshold.saturating_sub(self.page_estimate());
             let validity_here = validity.map(|v| v.skip(done));
             let n = constant_rows_to_fill(byte_room, row_room, validity_here, per_row);
@@ -296,8 +299,9 @@ impl<T: Numeric> NumericWriter<T> {
             self.gathered = gathered;
             self.chunk.add_levels(validity_here, rows);
             done += rows;
-            if self.chunk.page_rows >= config.page_row_limit
-                || self.page_estimate() >= config.page_threshold
+            if self
+                .chunk
+                .page_full(self.page_estimate() >= config.page_threshold)
             {
                 self.flush_page()?;
             }
@@ -670,7 +674,10 @@ impl BytesWriter {
             Mode::Dictionary => self.interner.page_body(self.interner.len()).len(),
             Mode::Fallback => self.interner.page_body(self.dict.used).len(),
         };
-        Ok(self.chunk.pages_size()? + dictionary + self.page_estimate() + self.chunk.page_rows / 8)
+        Ok(self.chunk.pages_size()?
+            + dictionary
+            + self.page_estimate()
+            + self.chunk.page_values / 8)
     }
 
     pub fn append(
@@ -682,7 +689,7 @@ impl BytesWriter {
         let config = self.chunk.config;
         let mut done = 0;
         while done < rows {
-            let row_room = (config.page_row_limit - self.chunk.page_rows).min(rows - done);
+            let row_room = self.chunk.room(rows - done);
             let byte_room = config.page_threshold.saturating_sub(self.page_estimate());
             let validity_here = validity.map(|v| v.skip(done));
             // What each value adds to the page estimate.
@@ -738,8 +745,9 @@ impl BytesWriter {
             }
             self.chunk.add_levels(validity_here, rows);
             done += rows;
-            if self.chunk.page_rows >= config.page_row_limit
-                || self.page_estimate() >= config.page_threshold
+            if self
+                .chunk
+                .page_full(self.page_estimate() >= config.page_threshold)
             {
                 self.flush_page()?;
             }
@@ -935,7 +943,7 @@ impl BoolWriter {
     }
 
     pub fn buffered_size(&mut self) -> Result<usize> {
-        Ok(self.chunk.pages_size()? + self.page.len() / 8 + self.chunk.page_rows / 8)
+        Ok(self.chunk.pages_size()? + self.page.len() / 8 + self.chunk.page_values / 8)
     }
 
     /// Appends rows whose values are bits `offset..offset + rows` of `bits`.
@@ -948,11 +956,11 @@ impl BoolWriter {
         let config = self.chunk.config;
         let mut done = 0;
         while done < rows {
-            let row_room = config.page_row_limit - self.chunk.page_rows;
+            let row_room = self.chunk.room(rows - done);
             // One bit per value: the page is full at `page_threshold * 8` values.
             let room = (config.page_threshold * 8).saturating_sub(self.page.len());
             let validity_here = validity.map(|v| v.skip(done));
-            let n = constant_rows_to_fill(room, row_room.min(rows - done), validity_here, 1);
+            let n = constant_rows_to_fill(room, row_room, validity_here, 1);
             let nulls = self.chunk.add_levels(validity_here, n);
             let start = self.page.len();
             for i in done..done + n {
@@ -968,8 +976,9 @@ impl BoolWriter {
                 merge_bools(&mut self.page_bounds, Some((all, any)));
             }
             done += n;
-            if self.chunk.page_rows >= config.page_row_limit
-                || self.page.len() >= config.page_threshold * 8
+            if self
+                .chunk
+                .page_full(self.page.len() >= config.page_threshold * 8)
             {
                 self.flush_page()?;
             }

@@ -7,6 +7,8 @@
 //! - [`schema`]: Arrow fields (with Iceberg field ids) to Parquet schema elements.
 //! - [`hash`]: the dictionary tables.
 //! - [`stats`]: orderings, min/max, truncation for the column index.
+//! - `levels`: definition and repetition levels of leaves inside structs,
+//!   lists and maps.
 //! - `page` and `column`: pages and per-column encoding with dictionary fallback.
 //! - `output`: a local file (moved into place when complete) or buffers the
 //!   caller drains.
@@ -16,6 +18,7 @@
 mod column;
 mod compress;
 pub mod hash;
+mod levels;
 pub mod options;
 mod output;
 mod page;

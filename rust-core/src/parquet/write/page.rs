@@ -1,4 +1,4 @@
-//! One column chunk under construction: definition levels of the current
+//! One column chunk under construction: definition and repetition levels of the current
 //! page, finished pages (compressed, with their headers), and what the footer
 //! and the page index will say about them.
 
@@ -136,7 +136,8 @@ pub(crate) struct PageMeta {
     /// Header plus stored body.
     pub size: usize,
     pub first_row: u64,
-    pub rows: usize,
+    /// Level slots, nulls included.
+    pub values: usize,
     pub nulls: usize,
     /// Column index bounds (zero-widened floats, truncated byte arrays); empty
     /// for a page of nulls.
@@ -163,15 +164,26 @@ pub(crate) struct ChunkOutput {
 pub(crate) struct ChunkBuilder {
     pub config: PageConfig,
     max_def: i16,
+    max_rep: i16,
+    /// Whether the levels come from [`ChunkBuilder::queue_levels`] (a leaf
+    /// inside a struct, list or map) rather than from validity bits.
+    nested: bool,
     physical: PhysicalType,
     order: Order,
     utf8: bool,
     byte_array: bool,
     levels: RleEncoder,
-    pub page_rows: usize,
+    rep_levels: RleEncoder,
+    /// The levels of a nested leaf's values the writer is about to append.
+    queued: QueuedLevels,
+    /// Level slots (values, nulls included) of the current page; for a
+    /// top-level column, its rows.
+    pub page_values: usize,
+    page_records: usize,
     pub page_nulls: usize,
-    /// Rows of this chunk in finished pages.
-    chunk_rows: u64,
+    /// Values and rows of this chunk in finished pages.
+    chunk_values: u64,
+    chunk_records: u64,
     /// The dictionary page, then the data pages, as stored.
     dictionary: Vec<u8>,
     pub data: Vec<u8>,
@@ -206,6 +218,19 @@ pub(crate) struct ChunkBuilder {
     spare: Vec<Vec<u8>>,
 }
 
+/// Levels queued for the values a writer appends next.
+#[derive(Default)]
+struct QueuedLevels {
+    def: Vec<i16>,
+    rep: Vec<i16>,
+    at: usize,
+}
+
+/// The bit width of levels up to `max`.
+fn level_width(max: i16) -> u8 {
+    (16 - (max.max(0) as u16).leading_zeros()) as u8
+}
+
 /// A page being compressed by the pool.
 struct Pending {
     job: Arc<Job>,
@@ -217,15 +242,21 @@ impl ChunkBuilder {
     pub fn new(config: PageConfig, column: &LeafColumn, pool: Option<Arc<Pool>>) -> ChunkBuilder {
         ChunkBuilder {
             config,
-            max_def: i16::from(column.nullable),
+            max_def: column.max_def,
+            max_rep: column.max_rep,
+            nested: column.is_nested(),
             physical: column.physical,
             order: column.order,
             utf8: column.utf8,
             byte_array: column.physical == PhysicalType::ByteArray,
-            levels: RleEncoder::new(1),
-            page_rows: 0,
+            levels: RleEncoder::new(level_width(column.max_def)),
+            rep_levels: RleEncoder::new(level_width(column.max_rep)),
+            queued: QueuedLevels::default(),
+            page_values: 0,
+            page_records: 0,
             page_nulls: 0,
-            chunk_rows: 0,
+            chunk_values: 0,
+            chunk_records: 0,
             dictionary: Vec::new(),
             data: Vec::new(),
             pages: Vec::new(),
@@ -321,10 +352,16 @@ impl ChunkBuilder {
         self.page_buf.truncate(GAP);
     }
 
-    /// Records the levels of `len` rows and returns how many are null.
-    /// Required columns have no levels (the caller has checked for nulls).
+    /// Records the levels of the next `len` values and returns how many are
+    /// null: from `validity` for a top-level column (required ones have no
+    /// levels; the caller has checked for nulls), from the queue for a nested
+    /// leaf.
     pub fn add_levels(&mut self, validity: Option<Validity<'_>>, len: usize) -> usize {
-        self.page_rows += len;
+        self.page_values += len;
+        if self.nested {
+            return self.add_queued_levels(len);
+        }
+        self.page_records += len;
         if self.max_def == 0 {
             return 0;
         }
@@ -347,6 +384,61 @@ impl ChunkBuilder {
         };
         self.page_nulls += nulls;
         nulls
+    }
+
+    /// Queues the levels of a nested leaf's next values (one per slot the
+    /// writer then appends, in [`LeafLevels`](super::levels::LeafLevels)'s form).
+    pub fn queue_levels(&mut self, def: &[i16], rep: &[i16]) {
+        self.queued.def.clear();
+        self.queued.def.extend_from_slice(def);
+        self.queued.rep.clear();
+        self.queued.rep.extend_from_slice(rep);
+        self.queued.at = 0;
+    }
+
+    /// Whether every queued level has been added.
+    pub fn queue_drained(&self) -> bool {
+        self.queued.at == self.queued.def.len()
+    }
+
+    fn add_queued_levels(&mut self, len: usize) -> usize {
+        let range = self.queued.at..self.queued.at + len;
+        self.queued.at += len;
+        let (def, rep) = (&self.queued.def[range.clone()], &self.queued.rep[range]);
+        let mut nulls = 0;
+        for (&d, &r) in def.iter().zip(rep) {
+            self.levels.put(d as u32);
+            if self.max_rep > 0 {
+                self.rep_levels.put(r as u32);
+            }
+            nulls += usize::from(d < self.max_def);
+            self.page_records += usize::from(r == 0);
+        }
+        self.page_nulls += nulls;
+        nulls
+    }
+
+    /// Whether the next value starts a row: pages end only there.
+    fn at_row_start(&self) -> bool {
+        !self.nested || self.queue_drained() || self.queued.rep[self.queued.at] == 0
+    }
+
+    /// How many of the next `remaining` values the page may take: up to its
+    /// row limit, or the rest of the row it is in the middle of.
+    pub fn room(&self, remaining: usize) -> usize {
+        if self.at_row_start() {
+            let rows = self.config.page_row_limit.saturating_sub(self.page_records);
+            return rows.min(remaining);
+        }
+        let rest = &self.queued.rep[self.queued.at..];
+        let row_end = rest.iter().position(|&r| r == 0).unwrap_or(rest.len());
+        row_end.min(remaining)
+    }
+
+    /// Whether the page is due to end: at a row's start, once it holds the
+    /// row limit or `size_reached` says its values reached the threshold.
+    pub fn page_full(&self, size_reached: bool) -> bool {
+        self.at_row_start() && (self.page_records >= self.config.page_row_limit || size_reached)
     }
 
     fn note_encoding(&mut self, encoding: Encoding) {
@@ -381,19 +473,33 @@ impl ChunkBuilder {
         nan: bool,
         unencoded: i64,
     ) -> Result<()> {
-        let rows = self.page_rows;
+        let values = self.page_values;
+        let rows = self.page_records;
         let nulls = self.page_nulls;
-        let num_values = page_int(rows, "values")?;
-        let levels = std::mem::replace(&mut self.levels, RleEncoder::new(1)).finish();
+        let num_values = page_int(values, "values")?;
+        let def_width = level_width(self.max_def);
+        let levels = std::mem::replace(&mut self.levels, RleEncoder::new(def_width)).finish();
         let levels: &[u8] = if self.max_def > 0 { &levels } else { &[] };
+        let rep_width = level_width(self.max_rep);
+        let rep_levels =
+            std::mem::replace(&mut self.rep_levels, RleEncoder::new(rep_width)).finish();
+        let rep_levels: &[u8] = if self.max_rep > 0 { &rep_levels } else { &[] };
         let values_len = self.values_len();
         let v2 = self.config.version == PageVersion::V2;
         let raw = self.config.codec == Codec::Uncompressed;
+        let both;
         let (header, prefix, body_start) = if v2 {
-            // Levels stay uncompressed in front of the (compressed) values.
+            // Levels stay uncompressed in front of the (compressed) values,
+            // repetition levels first.
+            let prefix: &[u8] = if rep_levels.is_empty() {
+                levels
+            } else {
+                both = [rep_levels, levels].concat();
+                &both
+            };
             let header = PageHeader {
                 page_type: PageType::DataPageV2,
-                uncompressed_page_size: page_int(levels.len() + values_len, "bytes")?,
+                uncompressed_page_size: page_int(prefix.len() + values_len, "bytes")?,
                 compressed_page_size: 0,
                 crc: None,
                 data_page_header: None,
@@ -402,22 +508,28 @@ impl ChunkBuilder {
                 data_page_header_v2: Some(DataPageHeaderV2 {
                     num_values,
                     num_nulls: page_int(nulls, "nulls")?,
-                    num_rows: num_values,
+                    num_rows: page_int(rows, "rows")?,
                     encoding,
                     definition_levels_byte_length: page_int(levels.len(), "bytes")?,
-                    repetition_levels_byte_length: 0,
+                    repetition_levels_byte_length: page_int(rep_levels.len(), "bytes")?,
                     is_compressed: true,
                     statistics: None,
                 }),
             };
-            (header, levels, GAP)
+            (header, prefix, GAP)
         } else {
-            // The level section goes right before the values, in the gap if it fits.
-            let start = if levels.is_empty() {
+            // The level sections (repetition, then definition) go right before
+            // the values, in the gap if they fit.
+            let start = if levels.is_empty() && rep_levels.is_empty() {
                 GAP
             } else {
-                let mut section = Vec::with_capacity(levels.len() + 4);
-                append_length_prefixed(levels, &mut section, "definition levels")?;
+                let mut section = Vec::with_capacity(rep_levels.len() + levels.len() + 8);
+                if !rep_levels.is_empty() {
+                    append_length_prefixed(rep_levels, &mut section, "repetition levels")?;
+                }
+                if !levels.is_empty() {
+                    append_length_prefixed(levels, &mut section, "definition levels")?;
+                }
                 if section.len() <= GAP {
                     self.page_buf[GAP - section.len()..GAP].copy_from_slice(&section);
                     GAP - section.len()
@@ -439,7 +551,11 @@ impl ChunkBuilder {
                     } else {
                         Encoding::BitPacked
                     },
-                    repetition_level_encoding: Encoding::BitPacked,
+                    repetition_level_encoding: if self.max_rep > 0 {
+                        Encoding::Rle
+                    } else {
+                        Encoding::BitPacked
+                    },
                     statistics: None,
                 }),
                 has_index_page_header: false,
@@ -449,10 +565,12 @@ impl ChunkBuilder {
             (header, &[][..], start)
         };
         if !v2 {
-            if self.max_def > 0 {
+            if self.max_def > 0 || self.max_rep > 0 {
                 self.note_encoding(Encoding::Rle);
             }
-            self.note_encoding(Encoding::BitPacked);
+            if self.max_rep == 0 {
+                self.note_encoding(Encoding::BitPacked);
+            }
         }
         self.note_encoding(encoding);
         self.note_page(header.page_type, encoding);
@@ -507,7 +625,7 @@ impl ChunkBuilder {
         };
 
         let (min, max) = match bounds {
-            Some((min, max)) if rows > nulls => {
+            Some((min, max)) if values > nulls => {
                 if nan {
                     self.column_index = false;
                 }
@@ -528,8 +646,8 @@ impl ChunkBuilder {
         let meta = PageMeta {
             offset: self.last_stored.0,
             size: self.last_stored.1,
-            first_row: self.chunk_rows,
-            rows,
+            first_row: self.chunk_records,
+            values,
             nulls,
             min,
             max,
@@ -543,9 +661,11 @@ impl ChunkBuilder {
             }),
             None => self.pages.push(meta),
         }
-        self.chunk_rows += rows as u64;
+        self.chunk_values += values as u64;
+        self.chunk_records += rows as u64;
         self.nulls += nulls as u64;
-        self.page_rows = 0;
+        self.page_values = 0;
+        self.page_records = 0;
         self.page_nulls = 0;
         Ok(())
     }
@@ -603,7 +723,7 @@ impl ChunkBuilder {
 
     /// Whether the current page holds rows.
     pub fn page_is_empty(&self) -> bool {
-        self.page_rows == 0
+        self.page_values == 0
     }
 
     /// The chunk's description; the dictionary and data bytes stay in
@@ -613,7 +733,7 @@ impl ChunkBuilder {
         let mut encodings = std::mem::take(&mut self.encodings);
         dedup_in_order(&mut encodings);
         Ok(ChunkOutput {
-            num_values: self.chunk_rows as i64,
+            num_values: self.chunk_values as i64,
             uncompressed_size: self.uncompressed,
             compressed_size: (self.dictionary.len() + self.data.len()) as i64,
             encodings,
@@ -632,10 +752,13 @@ impl ChunkBuilder {
 
     /// Readies the builder for the next chunk (buffers keep their capacity).
     pub fn reset(&mut self) {
-        self.levels = RleEncoder::new(1);
-        self.page_rows = 0;
+        self.levels = RleEncoder::new(level_width(self.max_def));
+        self.rep_levels = RleEncoder::new(level_width(self.max_rep));
+        self.page_values = 0;
+        self.page_records = 0;
         self.page_nulls = 0;
-        self.chunk_rows = 0;
+        self.chunk_values = 0;
+        self.chunk_records = 0;
         self.dictionary.clear();
         self.data.clear();
         self.pages.clear();
@@ -679,7 +802,7 @@ impl ChunkBuilder {
         if !output.column_index {
             return (None, offset_index);
         }
-        let null_pages: Vec<bool> = pages.iter().map(|p| p.rows == p.nulls).collect();
+        let null_pages: Vec<bool> = pages.iter().map(|p| p.values == p.nulls).collect();
         let column_index = ColumnIndex {
             boundary_order: boundary_order(self.order, self.physical, pages, &null_pages),
             null_pages,

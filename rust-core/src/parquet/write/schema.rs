@@ -72,8 +72,12 @@ pub enum Order {
 /// One leaf column of the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeafColumn {
+    /// The column's path in the Parquet schema, dot-separated (a top-level
+    /// column's name).
     pub name: String,
+    pub path: Vec<String>,
     pub field_id: i32,
+    /// Whether the leaf itself is optional.
     pub nullable: bool,
     pub physical: PhysicalType,
     /// The byte width of FIXED_LEN_BYTE_ARRAY values.
@@ -86,6 +90,41 @@ pub struct LeafColumn {
     pub legacy_stats: bool,
     /// Whether the column index keeps UTF-8 boundaries when it truncates.
     pub utf8: bool,
+    /// The top-level column the leaf belongs to.
+    pub top: usize,
+    /// How the leaf's levels are found from its top-level column's values:
+    /// empty for a top-level primitive column, whose validity is its levels.
+    pub steps: Vec<Step>,
+    pub max_def: i16,
+    pub max_rep: i16,
+}
+
+impl LeafColumn {
+    /// Whether the leaf sits inside a struct, list or map.
+    pub fn is_nested(&self) -> bool {
+        !self.steps.is_empty()
+    }
+}
+
+/// One node on the way from a top-level column down to a leaf: whether it
+/// is optional (a null there is a definition level), and what it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    pub optional: bool,
+    pub kind: StepKind,
+    /// The field id of the node (for messages); none for a map's entries.
+    pub field_id: Option<i32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    /// The leaf's own values.
+    Leaf,
+    /// A struct: the leaf is under child `usize`, at the same slot.
+    Struct(usize),
+    /// A list or a map: each slot's range of child slots repeats at this
+    /// repetition level (a map's child is its entries struct).
+    Repeated(i16),
 }
 
 /// The writer's view of the schema: footer elements and leaf columns.
@@ -125,26 +164,19 @@ impl WriteSchema {
             })?),
             ..SchemaElement::default()
         }];
-        let mut columns = Vec::with_capacity(root.children.len());
+        let mut nodes = Nodes::default();
         let mut names = HashSet::new();
-        let mut ids = HashSet::new();
-        for field in &root.children {
-            let (element, column) = leaf(field)?;
+        for (top, field) in root.children.iter().enumerate() {
             if !names.insert(field.name.clone()) {
                 return Err(Error::invalid_argument(format!(
                     "column '{}' appears twice",
                     field.name
                 )));
             }
-            if !ids.insert(column.field_id) {
-                return Err(Error::invalid_argument(format!(
-                    "column '{}': field id {} is used twice",
-                    field.name, column.field_id
-                )));
-            }
-            elements.push(element);
-            columns.push(column);
+            nodes.add(field, &field.name, &Parent::default(), top)?;
         }
+        elements.append(&mut nodes.elements);
+        let columns = nodes.columns;
         let key_value_metadata = match &root.metadata {
             None => Vec::new(),
             Some(bytes) => decode_metadata(bytes)?
@@ -171,19 +203,188 @@ impl WriteSchema {
     }
 }
 
-fn leaf(field: &Field) -> Result<(SchemaElement, LeafColumn)> {
-    let name = &field.name;
+/// The nodes above a field: their path, steps and the levels they add.
+#[derive(Default, Clone)]
+struct Parent {
+    path: Vec<String>,
+    steps: Vec<Step>,
+    def: i16,
+    rep: i16,
+}
+
+impl Parent {
+    fn below(&self, name: &str, step: Step, def: i16, rep: i16) -> Parent {
+        let mut path = self.path.clone();
+        path.push(name.to_owned());
+        let mut steps = self.steps.clone();
+        steps.push(step);
+        Parent {
+            path,
+            steps,
+            def,
+            rep,
+        }
+    }
+
+    /// The same levels one group deeper (a list's repeated `list` group).
+    fn below_group(mut self, name: &str) -> Parent {
+        self.path.push(name.to_owned());
+        self
+    }
+}
+
+/// The schema elements (in Parquet's depth-first order) and leaves found so far.
+#[derive(Default)]
+struct Nodes {
+    elements: Vec<SchemaElement>,
+    columns: Vec<LeafColumn>,
+    ids: HashSet<i32>,
+}
+
+impl Nodes {
+    /// Adds `field`, named `name` in the Parquet schema, and everything under
+    /// it, as Iceberg's `TypeToMessageType` lays them out: structs as groups,
+    /// lists as `<name> (LIST) { repeated group list { element } }`, maps as
+    /// `<name> (MAP) { repeated group key_value { key; value } }`.
+    fn add(&mut self, field: &Field, name: &str, parent: &Parent, top: usize) -> Result<()> {
+        let mut path = parent.path.clone();
+        path.push(name.to_owned());
+        let dotted = path.join(".");
+        let field_id = field_id(field, &dotted)?;
+        if !self.ids.insert(field_id) {
+            return Err(Error::invalid_argument(format!(
+                "column '{dotted}': field id {field_id} is used twice"
+            )));
+        }
+        let optional = field.nullable;
+        let def = parent.def + i16::from(optional);
+        let repetition = if optional {
+            Repetition::Optional
+        } else {
+            Repetition::Required
+        };
+        let group =
+            |children: usize, annotation: Option<(ConvertedType, LogicalType)>| SchemaElement {
+                name: name.to_owned(),
+                repetition: Some(repetition),
+                num_children: Some(children as i32),
+                converted_type: annotation.as_ref().map(|(c, _)| *c),
+                logical_type: annotation.map(|(_, l)| l),
+                field_id: Some(field_id),
+                ..SchemaElement::default()
+            };
+        let repeated = |name: &str, children: i32| SchemaElement {
+            name: name.to_owned(),
+            repetition: Some(Repetition::Repeated),
+            num_children: Some(children),
+            ..SchemaElement::default()
+        };
+        let step = |kind| Step {
+            optional,
+            kind,
+            field_id: Some(field_id),
+        };
+        if field.dictionary.is_some() {
+            return Err(Error::unsupported(format!(
+                "column '{dotted}' (format '{}'): dictionary-encoded input is not supported; \
+                 pass the decoded values",
+                field.data_type
+            )));
+        }
+        match &field.data_type {
+            DataType::Struct => {
+                if field.children.is_empty() {
+                    return Err(Error::unsupported(format!(
+                        "column '{dotted}': a struct without fields has no Parquet type"
+                    )));
+                }
+                self.elements.push(group(field.children.len(), None));
+                for (k, child) in field.children.iter().enumerate() {
+                    let below = parent.below(name, step(StepKind::Struct(k)), def, parent.rep);
+                    self.add(child, &child.name, &below, top)?;
+                }
+            }
+            DataType::List | DataType::LargeList => {
+                self.elements
+                    .push(group(1, Some((ConvertedType::List, LogicalType::List))));
+                self.elements.push(repeated("list", 1));
+                let rep = parent.rep + 1;
+                let below = parent
+                    .below(name, step(StepKind::Repeated(rep)), def + 1, rep)
+                    .below_group("list");
+                self.add(&field.children[0], "element", &below, top)?;
+            }
+            DataType::Map { .. } => {
+                // Field::check has made sure the entries are a struct of a
+                // required key and a value.
+                let entries = &field.children[0];
+                self.elements
+                    .push(group(1, Some((ConvertedType::Map, LogicalType::Map))));
+                self.elements.push(repeated("key_value", 2));
+                let rep = parent.rep + 1;
+                let map = parent.below(name, step(StepKind::Repeated(rep)), def + 1, rep);
+                for (k, (child, child_name)) in
+                    entries.children.iter().zip(["key", "value"]).enumerate()
+                {
+                    let entry = Step {
+                        optional: false,
+                        kind: StepKind::Struct(k),
+                        field_id: None,
+                    };
+                    let below = map.below("key_value", entry, def + 1, rep);
+                    self.add(child, child_name, &below, top)?;
+                }
+            }
+            _ => {
+                let (mut element, mut column) = primitive(field, &dotted, field_id)?;
+                element.name = name.to_owned();
+                column.name = dotted;
+                column.path = path;
+                column.top = top;
+                column.max_def = def;
+                column.max_rep = parent.rep;
+                if !parent.steps.is_empty() {
+                    column.steps = parent.steps.clone();
+                    column.steps.push(step(StepKind::Leaf));
+                }
+                self.elements.push(element);
+                self.columns.push(column);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A field's Iceberg id, from its metadata.
+fn field_id(field: &Field, name: &str) -> Result<i32> {
+    let metadata = match &field.metadata {
+        Some(bytes) => decode_metadata(bytes)?,
+        None => Vec::new(),
+    };
+    match metadata.iter().find(|(k, _)| k == FIELD_ID_KEY) {
+        None => Err(Error::invalid_argument(format!(
+            "column '{name}' has no Iceberg field id (field metadata {FIELD_ID_KEY})"
+        ))),
+        Some((_, text)) => std::str::from_utf8(text)
+            .ok()
+            .and_then(|t| t.trim().parse::<i32>().ok())
+            .ok_or_else(|| {
+                Error::invalid_argument(format!(
+                    "column '{name}': {FIELD_ID_KEY} '{}' is not an integer",
+                    String::from_utf8_lossy(text)
+                ))
+            }),
+    }
+}
+
+/// The element and leaf of a primitive field, named `name` in messages.
+fn primitive(field: &Field, name: &str, field_id: i32) -> Result<(SchemaElement, LeafColumn)> {
     let unsupported = |what: &str| {
         Error::unsupported(format!(
             "column '{name}' (format '{}'): {what}",
             field.data_type
         ))
     };
-    if field.dictionary.is_some() {
-        return Err(unsupported(
-            "dictionary-encoded input is not supported; pass the decoded values",
-        ));
-    }
     let metadata = match &field.metadata {
         Some(bytes) => decode_metadata(bytes)?,
         None => Vec::new(),
@@ -194,27 +395,11 @@ fn leaf(field: &Field) -> Result<(SchemaElement, LeafColumn)> {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_slice())
     };
-    let field_id = match lookup(FIELD_ID_KEY) {
-        None => {
-            return Err(Error::invalid_argument(format!(
-                "column '{name}' has no Iceberg field id (field metadata {FIELD_ID_KEY})"
-            )))
-        }
-        Some(text) => std::str::from_utf8(text)
-            .ok()
-            .and_then(|t| t.trim().parse::<i32>().ok())
-            .ok_or_else(|| {
-                Error::invalid_argument(format!(
-                    "column '{name}': {FIELD_ID_KEY} '{}' is not an integer",
-                    String::from_utf8_lossy(text)
-                ))
-            })?,
-    };
     let uuid = lookup(EXTENSION_NAME_KEY) == Some(UUID_EXTENSION.as_bytes());
 
     use DataType as A;
     let mut element = SchemaElement {
-        name: name.clone(),
+        name: field.name.clone(),
         repetition: Some(if field.nullable {
             Repetition::Optional
         } else {
@@ -337,11 +522,6 @@ fn leaf(field: &Field) -> Result<(SchemaElement, LeafColumn)> {
                 Order::Unsigned,
             )
         }
-        A::Struct | A::List | A::LargeList | A::Map { .. } => {
-            return Err(unsupported(
-                "nested columns (struct, list, map) are not supported by the encoder yet",
-            ))
-        }
         A::Time(_) => return Err(unsupported("Iceberg's time is microseconds ('ttu')")),
         A::Timestamp { .. } => {
             return Err(unsupported(
@@ -367,7 +547,8 @@ fn leaf(field: &Field) -> Result<(SchemaElement, LeafColumn)> {
             | PhysicalType::Double
     ) && element.converted_type != Some(ConvertedType::Decimal);
     let column = LeafColumn {
-        name: name.clone(),
+        name: name.to_owned(),
+        path: vec![name.to_owned()],
         field_id,
         nullable: field.nullable,
         physical,
@@ -376,6 +557,10 @@ fn leaf(field: &Field) -> Result<(SchemaElement, LeafColumn)> {
         order,
         legacy_stats,
         utf8,
+        top: 0,
+        steps: Vec::new(),
+        max_def: i16::from(field.nullable),
+        max_rep: 0,
     };
     Ok((element, column))
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::column::{BoolWriter, ByteValues, BytesWriter, ColumnMetrics, NumericWriter};
 use super::compress::Pool;
+use super::levels::{leaf_array, LeafLevels};
 use super::options::WriterOptions;
 use super::output::Output;
 use super::page::{ChunkOutput, PageConfig, Validity};
@@ -119,6 +120,10 @@ struct Scratch {
     f32s: Vec<f32>,
     f64s: Vec<f64>,
     bytes: Vec<u8>,
+    /// A nested leaf's levels, and its values laid out one per level slot.
+    levels: LeafLevels,
+    offsets: Vec<u8>,
+    present: Vec<u8>,
 }
 
 /// `bytes` as values of `T`, in place when aligned, else copied to `scratch`.
@@ -288,13 +293,14 @@ impl FileWriter {
             return Ok(());
         }
         let children = batch.children();
-        if children.len() != self.columns.len() {
+        if children.len() != self.schema.arrow.children.len() {
             return Err(Error::internal(
                 "the batch does not have the schema's columns",
             ));
         }
         let base = batch.offset();
-        for (column, child) in self.schema.columns.iter().zip(children) {
+        for column in self.schema.columns.iter().filter(|c| !c.is_nested()) {
+            let child = &children[column.top];
             if !column.nullable && child.null_count() > 0 {
                 if let Some(validity) = child.validity_bitmap() {
                     let bits = Validity {
@@ -314,8 +320,13 @@ impl FileWriter {
         while done < rows {
             let room = self.next_check.saturating_sub(self.group_rows).max(1) as usize;
             let n = (rows - done).min(room);
-            for (index, child) in children.iter().enumerate() {
-                self.write_column(index, child, base, done, n)?;
+            for index in 0..self.columns.len() {
+                let top = self.schema.columns[index].top;
+                if self.schema.columns[index].is_nested() {
+                    self.write_nested(index, &children[top], base, done, n)?;
+                } else {
+                    self.write_column(index, &children[top], base, done, n)?;
+                }
             }
             done += n;
             self.group_rows += n as u64;
@@ -466,6 +477,162 @@ impl FileWriter {
         }
     }
 
+    /// Rows `[start, start + rows)` of the top-level column holding the
+    /// nested leaf `index`: its levels are queued in the leaf's chunk, and its
+    /// values handed to the leaf's writer one per level slot, as a top-level
+    /// column's are one per row.
+    fn write_nested(
+        &mut self,
+        index: usize,
+        top: &ArrayView<'_>,
+        base: usize,
+        first_row: usize,
+        rows: usize,
+    ) -> Result<()> {
+        let column = &self.schema.columns[index];
+        let scratch = &mut self.scratch;
+        let levels = &mut scratch.levels;
+        levels.compute(column, top, base + first_row, rows, first_row)?;
+        let leaf = leaf_array(column, top);
+        let slots = levels.def.len();
+        // One bit per slot: whether it holds a value.
+        let all_present = levels.slots.len() == slots;
+        scratch.present.clear();
+        scratch.present.resize(slots.div_ceil(8), 0);
+        for (s, &def) in levels.def.iter().enumerate() {
+            if def == column.max_def {
+                scratch.present[s / 8] |= 1 << (s % 8);
+            }
+        }
+        let validity = (!all_present).then_some(Validity {
+            bits: &scratch.present,
+            offset: 0,
+        });
+        let max_def = column.max_def;
+        let values_of = |levels| value_slots(levels, max_def);
+        let writer = &mut self.columns[index];
+        writer.chunk().queue_levels(&levels.def, &levels.rep);
+        let written = match (writer, column.source) {
+            (ColumnWriter::Bool(w), Source::Boolean) => {
+                scratch.bytes.clear();
+                scratch.bytes.resize(slots.div_ceil(8), 0);
+                for (s, slot) in values_of(levels).enumerate() {
+                    if slot.is_some_and(|j| leaf.bool_value(j)) {
+                        scratch.bytes[s / 8] |= 1 << (s % 8);
+                    }
+                }
+                let bits = Validity {
+                    bits: &scratch.bytes,
+                    offset: 0,
+                };
+                w.append(bits, slots, validity)
+            }
+            (ColumnWriter::Int32(w), Source::Int32) => {
+                let all = typed(leaf.fixed_values(0, leaf.len()), &mut scratch.i32s);
+                let values: Vec<i32> = values_of(levels).map(|j| j.map_or(0, |j| all[j])).collect();
+                w.append(&values, validity)
+            }
+            (ColumnWriter::Int64(w), Source::Int64) => {
+                let all = typed(leaf.fixed_values(0, leaf.len()), &mut scratch.i64s);
+                let values: Vec<i64> = values_of(levels).map(|j| j.map_or(0, |j| all[j])).collect();
+                w.append(&values, validity)
+            }
+            (ColumnWriter::Float(w), Source::Float32) => {
+                let all = typed(leaf.fixed_values(0, leaf.len()), &mut scratch.f32s);
+                let values: Vec<f32> = values_of(levels)
+                    .map(|j| j.map_or(0.0, |j| all[j]))
+                    .collect();
+                w.append(&values, validity)
+            }
+            (ColumnWriter::Double(w), Source::Float64) => {
+                let all = typed(leaf.fixed_values(0, leaf.len()), &mut scratch.f64s);
+                let values: Vec<f64> = values_of(levels)
+                    .map(|j| j.map_or(0.0, |j| all[j]))
+                    .collect();
+                w.append(&values, validity)
+            }
+            (ColumnWriter::Int32(w), Source::DecimalInt32 { precision }) => {
+                let values = nested_decimals(column, leaf, values_of(levels), precision)?;
+                let values: Vec<i32> = values.into_iter().map(|v| v as i32).collect();
+                w.append(&values, validity)
+            }
+            (ColumnWriter::Int64(w), Source::DecimalInt64 { precision }) => {
+                let values = nested_decimals(column, leaf, values_of(levels), precision)?;
+                let values: Vec<i64> = values.into_iter().map(|v| v as i64).collect();
+                w.append(&values, validity)
+            }
+            (ColumnWriter::Bytes(w), Source::DecimalFixed { precision, width }) => {
+                let values = nested_decimals(column, leaf, values_of(levels), precision)?;
+                scratch.bytes.clear();
+                for v in values {
+                    scratch
+                        .bytes
+                        .extend_from_slice(&v.to_be_bytes()[16 - width..]);
+                }
+                let values = ByteValues::Fixed {
+                    data: &scratch.bytes,
+                    width,
+                };
+                w.append(values, slots, validity)
+            }
+            (ColumnWriter::Bytes(w), Source::Fixed { width }) => {
+                scratch.bytes.clear();
+                for slot in values_of(levels) {
+                    match slot {
+                        Some(j) => scratch.bytes.extend_from_slice(leaf.fixed_value(j)),
+                        None => scratch.bytes.resize(scratch.bytes.len() + width, 0),
+                    }
+                }
+                let values = ByteValues::Fixed {
+                    data: &scratch.bytes,
+                    width,
+                };
+                w.append(values, slots, validity)
+            }
+            (ColumnWriter::Bytes(w), Source::Bytes { .. }) => {
+                scratch.bytes.clear();
+                scratch.offsets.clear();
+                scratch.offsets.extend_from_slice(&0i64.to_le_bytes());
+                for slot in values_of(levels) {
+                    if let Some(j) = slot {
+                        let value = leaf.binary_value(j);
+                        if value.len() > i32::MAX as usize {
+                            return Err(Error::invalid_argument(format!(
+                                "column '{}' (field id {}): a value of {} bytes; \
+                                 Parquet byte arrays hold at most {} bytes",
+                                column.name,
+                                column.field_id,
+                                value.len(),
+                                i32::MAX
+                            )));
+                        }
+                        scratch.bytes.extend_from_slice(value);
+                    }
+                    let end = scratch.bytes.len() as i64;
+                    scratch.offsets.extend_from_slice(&end.to_le_bytes());
+                }
+                let values = ByteValues::Offsets {
+                    offsets: &scratch.offsets,
+                    wide: true,
+                    data: &scratch.bytes,
+                };
+                w.append(values, slots, validity)
+            }
+            _ => Err(Error::internal(format!(
+                "column '{}': writer and source disagree",
+                column.name
+            ))),
+        };
+        written?;
+        if !self.columns[index].chunk().queue_drained() {
+            return Err(Error::internal(format!(
+                "column '{}': the writer left levels unwritten",
+                column.name
+            )));
+        }
+        Ok(())
+    }
+
     fn flush_row_group(&mut self) -> Result<()> {
         if self.group_rows == 0 {
             return Ok(());
@@ -495,7 +662,7 @@ impl FileWriter {
                 meta_data: Some(ColumnMetaData {
                     physical_type: column.physical,
                     encodings: output.encodings,
-                    path_in_schema: vec![column.name.clone()],
+                    path_in_schema: column.path.clone(),
                     codec: CompressionCodec::from_thrift(self.options.codec.id()),
                     num_values: output.num_values,
                     total_uncompressed_size: output.uncompressed_size,
@@ -702,6 +869,41 @@ fn check_value_lengths(column: &LeafColumn, offsets: &[u8], first_row: usize) ->
 
 fn index_len(len: usize) -> Result<i32> {
     i32::try_from(len).map_err(|_| Error::invalid_argument("a page index exceeds 2 GiB"))
+}
+
+/// The leaf slot of each level slot that holds a value.
+fn value_slots(levels: &LeafLevels, max_def: i16) -> impl Iterator<Item = Option<usize>> + '_ {
+    let mut next = levels.slots.iter();
+    levels
+        .def
+        .iter()
+        .map(move |&def| (def == max_def).then(|| *next.next().unwrap_or(&0)))
+}
+
+/// The unscaled values of a nested decimal leaf, one per level slot (0 where
+/// it holds none), after checking that they fit the column's precision.
+fn nested_decimals(
+    column: &LeafColumn,
+    leaf: &ArrayView<'_>,
+    slots: impl Iterator<Item = Option<usize>>,
+    precision: u8,
+) -> Result<Vec<i128>> {
+    let limit = 10i128.pow(u32::from(precision)) - 1;
+    slots
+        .map(|slot| {
+            let Some(j) = slot else { return Ok(0) };
+            let value = i128::from_le_bytes(leaf.fixed_value(j).try_into().unwrap_or([0; 16]));
+            if (-limit..=limit).contains(&value) {
+                Ok(value)
+            } else {
+                Err(Error::invalid_argument(format!(
+                    "column '{}' (field id {}): the unscaled value {value} does not fit \
+                     the column's precision {precision}",
+                    column.name, column.field_id
+                )))
+            }
+        })
+        .collect()
 }
 
 /// Decimal rows of one column slice.
