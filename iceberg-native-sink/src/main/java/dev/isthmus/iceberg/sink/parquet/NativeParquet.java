@@ -24,7 +24,7 @@ public final class NativeParquet {
     private NativeParquet() {}
 
     /**
-     * Why a writer of {@code schema} cannot be built (a nested or unknown column, named), or
+     * Why a writer of {@code schema} cannot be built (an unknown, variant or geo column, named), or
      * empty if it can: for callers that write such tables another way instead of failing.
      */
     public static Optional<String> unsupported(Schema schema) {
@@ -68,7 +68,7 @@ public final class NativeParquet {
                     .deleteWith(table.io());
         }
 
-        /** The table schema: flat columns of Iceberg's primitive types (nested ones are refused at build). */
+        /** The table schema: any nesting of structs, lists and maps of Iceberg's primitive types but unknown. */
         public WriteBuilder schema(Schema newSchema) {
             this.schema = Objects.requireNonNull(newSchema, "schema");
             return this;

@@ -132,7 +132,7 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
      */
     static NativeParquetWriter open(OutputFile file, Path path, Schema schema, Map<String, String> properties,
             MetricsConfig metricsConfig, boolean overwrite, int batchSize, FileIO io, MemoryTracker parent) {
-        WriterSchema.requireFlat(schema);
+        WriterSchema.requireWritable(schema);
         NativeLibrary.require();
         String location = file != null ? file.location() : path.toString();
         MemorySegment writer = openNative(file == null ? path : null, schema, properties, overwrite, parent);

@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -36,9 +37,9 @@ final class WriterSchema {
 
     /**
      * Refuses what the encoder cannot write before anything is opened, naming the column: the
-     * native writer would refuse nested types too, but only with the Arrow view of the schema.
+     * native writer would refuse it too, but only with the Arrow view of the schema.
      */
-    static void requireFlat(Schema schema) {
+    static void requireWritable(Schema schema) {
         unsupported(schema).ifPresent(reason -> {
             throw new UnsupportedOperationException(reason);
         });
@@ -46,12 +47,18 @@ final class WriterSchema {
 
     /** Why the encoder cannot write {@code schema}, or empty if it can. */
     static Optional<String> unsupported(Schema schema) {
-        for (Types.NestedField field : schema.columns()) {
+        for (Types.NestedField field : TypeUtil.indexById(schema.asStruct()).values()) {
             Type type = field.type();
-            if (!type.isPrimitiveType() || type.typeId() == Type.TypeID.UNKNOWN) {
-                return Optional.of("the native Parquet writer cannot write column '" + field.name()
-                        + "' (id " + field.fieldId() + ") of type " + type
-                        + ": nested and unknown types are not implemented yet (docs/encoder.md, Deferred)");
+            boolean writable = type.isNestedType()
+                    || type.isPrimitiveType() && switch (type.typeId()) {
+                        case UNKNOWN, GEOMETRY, GEOGRAPHY -> false;
+                        default -> true;
+                    };
+            if (!writable) {
+                return Optional.of("the native Parquet writer cannot write column '"
+                        + schema.findColumnName(field.fieldId()) + "' (id " + field.fieldId() + ") of type " + type
+                        + ": unknown, variant, geometry and geography columns are not implemented"
+                        + " (docs/encoder.md, Deferred)");
             }
         }
         return Optional.empty();
@@ -61,7 +68,6 @@ final class WriterSchema {
      * Calls {@code use} with an {@code ArrowSchema} for {@code schema} that is valid only during
      * the call (the native writer borrows it), then releases it and frees its metadata.
      */
-    @SuppressWarnings("restricted") // the exported children array holds exactly n_children pointers
     static void withSchema(Schema schema, MemoryTracker tracker, Consumer<MemorySegment> use) {
         ArrowField field = TypeMapping.toArrow(schema);
         try (Arena arena = Arena.ofConfined()) {
@@ -71,22 +77,51 @@ final class WriterSchema {
                 // The exporter leaves metadata NULL; these strings outlive the borrow, so patching is safe.
                 ArrowSchema.metadata(struct, encode(Map.of(ICEBERG_SCHEMA, SchemaParser.toJson(schema)), arena));
                 List<Types.NestedField> columns = schema.columns();
-                MemorySegment children = ArrowSchema.children(struct).reinterpret(columns.size() * ValueLayout.ADDRESS.byteSize());
                 for (int i = 0; i < columns.size(); i++) {
                     Types.NestedField column = columns.get(i);
-                    Map<String, String> metadata = new LinkedHashMap<>();
-                    metadata.put(FIELD_ID, Integer.toString(column.fieldId()));
-                    if (column.type().typeId() == Type.TypeID.UUID) {
-                        metadata.put(EXTENSION_NAME, UUID_EXTENSION);
-                    }
-                    MemorySegment child = children.getAtIndex(ValueLayout.ADDRESS, i).reinterpret(ArrowSchema.sizeof());
-                    ArrowSchema.metadata(child, encode(metadata, arena));
+                    label(child(struct, i), column.fieldId(), column.type(), arena);
                 }
                 use.accept(struct);
             } finally {
                 ArrowSchema.release.invoke(ArrowSchema.release(struct), struct);
             }
         }
+    }
+
+    /**
+     * Gives the exported field of {@code type} its Iceberg field id (and a uuid its extension
+     * name), and the fields under it theirs: a struct's fields, a list's element, a map's key
+     * and value (its entries struct has no id).
+     */
+    private static void label(MemorySegment field, int fieldId, Type type, Arena arena) {
+        Map<String, String> metadata = new LinkedHashMap<>();
+        metadata.put(FIELD_ID, Integer.toString(fieldId));
+        if (type.typeId() == Type.TypeID.UUID) {
+            metadata.put(EXTENSION_NAME, UUID_EXTENSION);
+        }
+        ArrowSchema.metadata(field, encode(metadata, arena));
+        switch (type) {
+            case Types.StructType struct -> {
+                List<Types.NestedField> fields = struct.fields();
+                for (int i = 0; i < fields.size(); i++) {
+                    label(child(field, i), fields.get(i).fieldId(), fields.get(i).type(), arena);
+                }
+            }
+            case Types.ListType list -> label(child(field, 0), list.elementId(), list.elementType(), arena);
+            case Types.MapType map -> {
+                MemorySegment entries = child(field, 0);
+                label(child(entries, 0), map.keyId(), map.keyType(), arena);
+                label(child(entries, 1), map.valueId(), map.valueType(), arena);
+            }
+            default -> {}
+        }
+    }
+
+    /** Child {@code i} of an exported schema, which has at least {@code i + 1} children. */
+    @SuppressWarnings("restricted")
+    private static MemorySegment child(MemorySegment schema, int i) {
+        MemorySegment children = ArrowSchema.children(schema).reinterpret((i + 1) * ValueLayout.ADDRESS.byteSize());
+        return children.getAtIndex(ValueLayout.ADDRESS, i).reinterpret(ArrowSchema.sizeof());
     }
 
     /** The C Data Interface's metadata encoding: int32 count, then length-prefixed keys and values. */

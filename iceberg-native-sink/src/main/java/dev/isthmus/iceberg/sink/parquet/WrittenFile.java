@@ -12,8 +12,10 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.MetricsModes;
@@ -21,6 +23,7 @@ import org.apache.iceberg.MetricsUtil;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.BinaryUtil;
 import org.apache.iceberg.util.UnicodeUtil;
@@ -33,7 +36,9 @@ import org.apache.iceberg.util.UnicodeUtil;
  * {@code truncate(N)} and {@code full} add bounds, strings and binaries truncated to N (an upper
  * bound that cannot be truncated is dropped), other types whole. NaN counts exist for floats
  * and doubles only, and their bounds leave NaN out (the library already does). A column whose
- * Parquet statistics are disabled keeps only its size unless it is a float or double.
+ * Parquet statistics are disabled keeps only its size unless it is a float or double. A leaf
+ * inside a list or a map keeps only its size too, as Iceberg's metrics visitor collects nothing
+ * below them; leaves inside structs only are treated as top-level columns.
  */
 record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
     private static final String STATS_ENABLED_PREFIX = "write.parquet.stats-enabled.column.";
@@ -78,6 +83,7 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
             MemorySegment minLength = arena.allocate(ValueLayout.JAVA_LONG);
             MemorySegment max = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment maxLength = arena.allocate(ValueLayout.JAVA_LONG);
+            Set<Integer> repeated = insideListsAndMaps(schema);
             int columns = columnCount.get(ValueLayout.JAVA_INT, 0);
             for (int c = 0; c < columns; c++) {
                 NativeErrors.check(isthmus_h.isthmus_write_result_column(result, c, fieldId, valueCount, nullCount,
@@ -88,6 +94,9 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
                     continue;
                 }
                 columnSizes.put(id, compressed.get(ValueLayout.JAVA_LONG, 0));
+                if (repeated.contains(id)) {
+                    continue;
+                }
                 Type.PrimitiveType type = schema.findType(id).asPrimitiveType();
                 if (!statisticsEnabled(properties, schema.findColumnName(id)) && !isFloatingPoint(type)) {
                     // Iceberg reads these from the footer's statistics, which then have no null
@@ -123,6 +132,21 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
                     nanCounts, lowerBounds, upperBounds, originalTypes);
             return new WrittenFile(size.get(ValueLayout.JAVA_LONG, 0), Collections.unmodifiableList(offsets), metrics);
         }
+    }
+
+    /** The ids of the fields that have a list or a map above them. */
+    private static Set<Integer> insideListsAndMaps(Schema schema) {
+        Map<Integer, Integer> parents = TypeUtil.indexParents(schema.asStruct());
+        Set<Integer> ids = new HashSet<>();
+        for (Integer id : parents.keySet()) {
+            for (Integer parent = parents.get(id); parent != null; parent = parents.get(parent)) {
+                if (schema.findType(parent).isListType() || schema.findType(parent).isMapType()) {
+                    ids.add(id);
+                    break;
+                }
+            }
+        }
+        return ids;
     }
 
     /** {@code write.parquet.stats-enabled.column.<name>}, which Iceberg hands to parquet-java's writer. */

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Parquet data files encoded natively ({@link NativeParquet}); the sink's default. A table the
  * encoder cannot write is written by Iceberg's Java writers instead ({@link DataFileAppenders#ICEBERG_JAVA}),
- * whole, never file by file: another data file format, a nested column, or input rows whose
+ * whole, never file by file: another data file format, an unknown column, or input rows whose
  * Flink types differ from the ones the encoder lays the table's columns out with (a TINYINT
  * column written into an Iceberg int, say), and every table when the native library cannot load
  * in this JVM. Each such fallback is counted, and logged once per job, table and reason;
@@ -119,11 +119,33 @@ public final class NativeDataFiles implements DataFileAppenders {
         for (int i = 0; i < input.size(); i++) {
             LogicalType in = input.get(i).getType();
             LogicalType out = laidOut.get(i).getType();
-            if (!in.copy(true).equals(out.copy(true))) {
+            if (!sameLayout(in, out)) {
                 return Optional.of("column '" + laidOut.get(i).getName() + "' arrives as " + in.asSummaryString()
                         + ", the native writer writes it from " + out.asSummaryString());
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether rows of type {@code in} can be read as the writer reads {@code out}: the same types
+     * all the way down, whatever their nullability (a null where the table requires a value fails
+     * the write, naming the column) and the names of nested fields (read by position).
+     */
+    private static boolean sameLayout(LogicalType in, LogicalType out) {
+        List<LogicalType> inChildren = in.getChildren();
+        List<LogicalType> outChildren = out.getChildren();
+        if (inChildren.isEmpty() && outChildren.isEmpty()) {
+            return in.copy(true).equals(out.copy(true));
+        }
+        if (in.getTypeRoot() != out.getTypeRoot() || inChildren.size() != outChildren.size()) {
+            return false;
+        }
+        for (int i = 0; i < inChildren.size(); i++) {
+            if (!sameLayout(inChildren.get(i), outChildren.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -7,9 +7,13 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -20,7 +24,8 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * Flat Iceberg records as the Flink rows a sink receives, in the representation Iceberg's Flink
+ * Iceberg records as the Flink rows a sink receives (structs as rows, lists as arrays, maps as
+ * maps), in the representation Iceberg's Flink
  * connector uses (TIME in milliseconds, so sub-millisecond digits are dropped as Flink drops them).
  */
 final class FlinkRows {
@@ -38,7 +43,7 @@ final class FlinkRows {
         return rows;
     }
 
-    /** Only the flat columns of {@code schema}: the writer refuses nested ones. */
+    /** Only the flat columns of {@code schema}, the ones {@link ParquetJava#read} compares. */
     static Schema flat(Schema schema) {
         return new Schema(schema.columns().stream().filter(f -> f.type().isPrimitiveType()).toList());
     }
@@ -48,6 +53,23 @@ final class FlinkRows {
             return null;
         }
         return switch (type.typeId()) {
+            case STRUCT -> {
+                List<Types.NestedField> fields = type.asStructType().fields();
+                Record record = (Record) value;
+                GenericRowData row = new GenericRowData(fields.size());
+                for (int i = 0; i < fields.size(); i++) {
+                    row.setField(i, value(fields.get(i).type(), record.get(i)));
+                }
+                yield row;
+            }
+            case LIST -> new GenericArrayData(((List<?>) value).stream()
+                    .map(element -> value(type.asListType().elementType(), element)).toArray());
+            case MAP -> {
+                Map<Object, Object> entries = new LinkedHashMap<>();
+                ((Map<?, ?>) value).forEach((k, v) -> entries.put(value(type.asMapType().keyType(), k),
+                        value(type.asMapType().valueType(), v)));
+                yield new GenericMapData(entries);
+            }
             case DECIMAL -> DecimalData.fromBigDecimal((BigDecimal) value, ((Types.DecimalType) type).precision(),
                     ((Types.DecimalType) type).scale());
             case DATE -> (int) ((LocalDate) value).toEpochDay();

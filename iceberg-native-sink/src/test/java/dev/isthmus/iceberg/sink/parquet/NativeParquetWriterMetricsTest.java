@@ -89,7 +89,7 @@ class NativeParquetWriterMetricsTest {
         return values;
     }
 
-    private static void assertSameMetrics(Schema schema, Metrics expected, Metrics actual) {
+    static void assertSameMetrics(Schema schema, Metrics expected, Metrics actual) {
         assertEquals(expected.recordCount(), actual.recordCount(), "record count");
         assertEquals(expected.columnSizes().keySet(), actual.columnSizes().keySet(), "columns with a size");
         actual.columnSizes().forEach((id, size) -> assertTrue(size > 0, "column " + id + " size " + size));

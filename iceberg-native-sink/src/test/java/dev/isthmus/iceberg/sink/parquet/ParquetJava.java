@@ -7,6 +7,7 @@ import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.data.RowData;
@@ -21,6 +22,9 @@ import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
@@ -75,6 +79,49 @@ final class ParquetJava {
             throw new UncheckedIOException(e);
         }
         return rows;
+    }
+
+    /**
+     * Every leaf column's values as parquet-java's column readers see them, row group after row
+     * group: {@code repetition/definition/value} per level slot ({@code -} where the slot holds
+     * no value), keyed by the column's path.
+     */
+    static Map<String, List<String>> levels(Path file) {
+        Map<String, List<String>> columns = new LinkedHashMap<>();
+        try (ParquetFileReader reader = open(file)) {
+            MessageType type = reader.getFooter().getFileMetaData().getSchema();
+            String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
+            PageReadStore pages;
+            while ((pages = reader.readNextRowGroup()) != null) {
+                ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages,
+                        new GroupRecordConverter(type).getRootConverter(), type, createdBy);
+                for (ColumnDescriptor column : type.getColumns()) {
+                    ColumnReader values = store.getColumnReader(column);
+                    List<String> out = columns.computeIfAbsent(String.join(".", column.getPath()),
+                            k -> new ArrayList<>());
+                    for (long i = 0; i < values.getTotalValueCount(); i++) {
+                        int definition = values.getCurrentDefinitionLevel();
+                        String value = definition == column.getMaxDefinitionLevel() ? value(values, column) : "-";
+                        out.add(values.getCurrentRepetitionLevel() + "/" + definition + "/" + value);
+                        values.consume();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return columns;
+    }
+
+    private static String value(ColumnReader values, ColumnDescriptor column) {
+        return switch (column.getPrimitiveType().getPrimitiveTypeName()) {
+            case BOOLEAN -> Boolean.toString(values.getBoolean());
+            case INT32 -> Integer.toString(values.getInteger());
+            case INT64 -> Long.toString(values.getLong());
+            case FLOAT -> Integer.toHexString(Float.floatToRawIntBits(values.getFloat()));
+            case DOUBLE -> Long.toHexString(Double.doubleToRawLongBits(values.getDouble()));
+            default -> HexFormat.of().formatHex(values.getBinary().getBytes());
+        };
     }
 
     private static Object physical(Group group, int i, PrimitiveType parquet, Type iceberg) {
