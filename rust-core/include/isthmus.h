@@ -42,7 +42,7 @@ extern "C" {
 
 /* Version of this contract. The Java loader refuses a library whose
  * isthmus_abi_version() differs from the value its bindings were generated with. */
-#define ISTHMUS_ABI_VERSION 8
+#define ISTHMUS_ABI_VERSION 9
 
 /* ---------------------------------------------------------------- status codes */
 
@@ -372,7 +372,14 @@ typedef struct isthmus_scan_options {
     /* NULL, or a struct with one child per field id (borrowed, not released): the
      * output names, the types of ids the file lacks (all-null columns: schema
      * evolution), and wider types to widen to (int to long, float to double, a larger
-     * decimal precision). */
+     * decimal precision). Fields nested in structs, lists and maps carry their ids as
+     * the metadata entry "PARQUET:field_id" (ABI 9): a struct's fields are then matched
+     * to the file's by id where the file's have ids, so renamed, reordered and dropped
+     * fields read as this schema says, a struct listing only some of its fields reads
+     * only their leaves, and a field the file's struct lacks (added later) reads as
+     * nulls (CORRUPT_DATA if required; UNSUPPORTED if the file has none of them).
+     * Where the file's nested fields have no ids they are matched by position, and
+     * must have this schema's shape. */
     const struct ArrowSchema *expected_schema;
     /* NULL for every row group in file order, else num_row_groups indices, read in
      * this order. */
@@ -400,9 +407,9 @@ typedef struct isthmus_scan_options {
      * top-level field of the file has an id (Iceberg's readers apply a mapping when no
      * field at any depth has one; callers pass it only for such files): a field id
      * then reads the top-level field whose name its list holds, or is missing (a null
-     * column, or CORRUPT_DATA if required). The fields nested in it are matched by
-     * position, as with ids, where Iceberg matches them by name: callers check that
-     * they line up. Without a mapping such a file is UNSUPPORTED. */
+     * column, or CORRUPT_DATA if required). The fields nested in it, which have no ids
+     * either, are matched by position, where Iceberg matches them by name: callers
+     * check that they line up. Without a mapping such a file is UNSUPPORTED. */
     const uint8_t *mapped_names;
     uint64_t mapped_names_length;
 } isthmus_scan_options;

@@ -491,3 +491,112 @@ fn a_nullable_map_key_is_refused() {
         error.message()
     );
 }
+
+/// A file of `s: struct<a: int, b: string, c: long>` and `l: list<struct<x: int, y: int>>`.
+fn struct_file() -> Vec<u8> {
+    let ty_s = Ty::Struct(vec![(true, Ty::Int), (true, Ty::Str), (true, Ty::Long)]);
+    let ty_l = Ty::List(
+        true,
+        Box::new(Ty::Struct(vec![(true, Ty::Int), (true, Ty::Int)])),
+    );
+    let mut id = 0;
+    let s = arrow_field("s", &ty_s, true, &mut id);
+    let l = arrow_field("l", &ty_l, true, &mut id);
+    let schema = Field::new("", DataType::Struct, false).with_children(vec![s, l]);
+    let structs = [
+        V::Struct(vec![V::Int(1), V::Str("one".into()), V::Long(10)]),
+        V::Null,
+        V::Struct(vec![V::Null, V::Str("three".into()), V::Long(30)]),
+    ];
+    let lists = [
+        V::List(vec![V::Struct(vec![V::Int(1), V::Int(2)])]),
+        V::List(vec![]),
+        V::List(vec![V::Struct(vec![V::Int(5), V::Null]), V::Null]),
+    ];
+    let batch = ArrayData {
+        data_type: DataType::Struct,
+        len: 3,
+        offset: 0,
+        null_count: 0,
+        validity: None,
+        buffers: vec![],
+        children: vec![arrow_data(&ty_s, &structs), arrow_data(&ty_l, &lists)],
+        dictionary: None,
+    };
+    write_file(&schema, &[batch], options(&[])).0
+}
+
+fn labelled(name: &str, id: i32, data_type: DataType) -> Field {
+    Field::new(name, data_type, true)
+        .with_metadata(encode_metadata(&[("PARQUET:field_id", id.to_string().as_bytes())]).unwrap())
+}
+
+#[test]
+fn struct_fields_are_matched_by_id_and_only_the_projected_ones_read() {
+    let file = struct_file();
+    // s (id 1) is a: 2, b: 3, c: 4; l (id 5) has element 6 of x: 7, y: 8.
+    let s = labelled("renamed", 1, DataType::Struct).with_children(vec![
+        labelled("c", 4, DataType::Int64),
+        labelled("a", 2, DataType::Int32),
+    ]);
+    let l = labelled("l", 5, DataType::List).with_children(vec![labelled(
+        "element",
+        6,
+        DataType::Struct,
+    )
+    .with_children(vec![labelled("y", 8, DataType::Int32)])]);
+    let options = isthmus::parquet::scan::ScanOptions {
+        expected: Some(Field::new("", DataType::Struct, false).with_children(vec![s, l])),
+        ..scan::project(&[1, 5])
+    };
+    let got = rows(&file, options, Mode::Ranges).unwrap();
+    assert_eq!(
+        got,
+        [
+            ["{10,1}", "[{2}]"],
+            ["null", "[]"],
+            ["{30,null}", "[{null},null]"]
+        ]
+    );
+}
+
+#[test]
+fn a_struct_field_the_file_lacks_reads_as_nulls() {
+    let file = struct_file();
+    let scan = |fields: Vec<Field>| {
+        let s = labelled("s", 1, DataType::Struct).with_children(fields);
+        let options = isthmus::parquet::scan::ScanOptions {
+            expected: Some(Field::new("", DataType::Struct, false).with_children(vec![s])),
+            ..scan::project(&[1])
+        };
+        rows(&file, options, Mode::Local)
+    };
+    let added = labelled("added", 99, DataType::List).with_children(vec![labelled(
+        "element",
+        100,
+        DataType::Int32,
+    )]);
+    let got = scan(vec![added.clone(), labelled("a", 2, DataType::Int32)]).unwrap();
+    assert_eq!(got, [["{null,1}"], ["null"], ["{null,null}"]]);
+
+    let error = scan(vec![added.clone()]).unwrap_err();
+    assert_eq!(error.status(), isthmus::error::Status::Unsupported);
+    assert!(
+        error
+            .message()
+            .contains("the file holds none of the projected fields of 's'"),
+        "{}",
+        error.message()
+    );
+    let required = Field::new("added", DataType::Int32, false)
+        .with_metadata(encode_metadata(&[("PARQUET:field_id", b"99")]).unwrap());
+    let error = scan(vec![labelled("a", 2, DataType::Int32), required]).unwrap_err();
+    assert_eq!(error.status(), isthmus::error::Status::CorruptData);
+    assert!(
+        error
+            .message()
+            .contains("field id 99 ('added') of 's' is required"),
+        "{}",
+        error.message()
+    );
+}

@@ -178,6 +178,32 @@ impl fmt::Display for FieldPath {
 
 /// Encodes key/value pairs as the C Data Interface's metadata: an int32 count, then
 /// per pair an int32 length and the key's bytes, an int32 length and the value's.
+/// The key/value pairs of C Data Interface metadata (already checked to be
+/// well formed by `Field::check`).
+pub fn decode_metadata(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
+    let bad = || Error::invalid_argument("malformed Arrow field metadata");
+    let mut at = 0usize;
+    let int = |at: &mut usize| -> Result<usize> {
+        let raw = bytes.get(*at..*at + 4).ok_or_else(bad)?;
+        *at += 4;
+        usize::try_from(i32::from_ne_bytes(raw.try_into().map_err(|_| bad())?)).map_err(|_| bad())
+    };
+    let count = int(&mut at)?;
+    let mut pairs = Vec::with_capacity(count.min(bytes.len() / 8));
+    for _ in 0..count {
+        let len = int(&mut at)?;
+        let key = bytes.get(at..at + len).ok_or_else(bad)?;
+        at += len;
+        let len = int(&mut at)?;
+        let value = bytes.get(at..at + len).ok_or_else(bad)?;
+        at += len;
+        let key = String::from_utf8(key.to_vec())
+            .map_err(|_| Error::invalid_argument("an Arrow metadata key is not UTF-8"))?;
+        pairs.push((key, value.to_vec()));
+    }
+    Ok(pairs)
+}
+
 pub fn encode_metadata(pairs: &[(&str, &[u8])]) -> Result<Vec<u8>> {
     let int32 = |n: usize| {
         i32::try_from(n)

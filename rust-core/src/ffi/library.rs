@@ -16,7 +16,7 @@ use crate::error::Result;
 
 /// `ISTHMUS_ABI_VERSION`: bump with any change to an export, a struct or the
 /// meaning of a constant.
-pub const ABI_VERSION: u32 = 8;
+pub const ABI_VERSION: u32 = 9;
 
 const VERSION: &CStr =
     match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
@@ -253,6 +253,6 @@ mod tests {
     fn version_is_the_package_version() {
         let version = unsafe { CStr::from_ptr(isthmus_version()) };
         assert_eq!(version.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
-        assert_eq!(isthmus_abi_version(), 8);
+        assert_eq!(isthmus_abi_version(), 9);
     }
 }

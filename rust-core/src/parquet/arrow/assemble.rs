@@ -24,6 +24,7 @@ use crate::arrow::{ArrayData, DataType, MutableBuffer};
 use crate::error::{Error, Result};
 use crate::parquet::column::{LeafBatch, Output};
 
+use super::nulls::null_array;
 use super::tree::{ArrowNode, NodeKind};
 
 /// Level-entry ranges `[start, end)` of one leaf.
@@ -98,10 +99,14 @@ fn build(
     };
     match &node.kind {
         NodeKind::Leaf { .. } => Err(Error::internal("leaves are built above")),
+        NodeKind::Missing => Err(Error::internal("a missing field has no levels of its own")),
         NodeKind::Struct { children } => {
             let mut arrays = Vec::with_capacity(children.len());
             for child in children {
-                let array = build(child, lists, leaves)?;
+                let array = match child.kind {
+                    NodeKind::Missing => null_array(&child.field, len)?,
+                    _ => build(child, lists, leaves)?,
+                };
                 if array.len != len {
                     return Err(disagree(format_args!(
                         "'{}' has {} slots where '{}' has {len}",

@@ -56,6 +56,9 @@ pub enum NodeKind {
         /// Entries with this repetition level start a new element.
         rep_level: i16,
     },
+    /// A struct field the file lacks (added to the table later): all nulls,
+    /// as many as its struct has slots.
+    Missing,
 }
 
 impl ArrowNode {
@@ -63,8 +66,9 @@ impl ArrowNode {
     pub fn first_column(&self) -> Option<usize> {
         match &self.kind {
             NodeKind::Leaf { column, .. } => Some(*column),
-            NodeKind::Struct { children } => children.first()?.first_column(),
+            NodeKind::Struct { children } => children.iter().find_map(ArrowNode::first_column),
             NodeKind::List { element, .. } => element.first_column(),
+            NodeKind::Missing => None,
         }
     }
 }

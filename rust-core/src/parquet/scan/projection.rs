@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use crate::arrow::field::encode_metadata;
+use crate::arrow::field::{decode_metadata, encode_metadata};
 use crate::arrow::{DataType, Field, TimeUnit};
 use crate::error::{Error, Result};
 use crate::parquet::arrow::{ArrowNode, NodeKind, FIELD_ID_KEY};
@@ -209,6 +209,7 @@ fn collect_specs(
             }
         }
         NodeKind::List { element, .. } => collect_specs(element, file, leaves, specs)?,
+        NodeKind::Missing => {}
     }
     Ok(())
 }
@@ -314,25 +315,98 @@ fn evolve(node: &ArrowNode, wanted: &Field) -> Result<ArrowNode> {
         }
         return Ok(node);
     }
-    if !same_shape(&node.field, wanted) {
-        return Err(Error::unsupported(format!(
-            "the file's nested type '{}' differs from the expected '{}' (nested schema evolution \
-             is not supported)",
+    evolve_nested(node, wanted)
+}
+
+/// A struct's, list's or map's node read as `wanted`. A struct's fields are
+/// matched by field id where the file's fields have ids, as Iceberg matches
+/// them, so that fields reordered, renamed or left out of the projection read
+/// as `wanted` says (and only the projected ones are read); by position
+/// otherwise (a file read through a name mapping), where any id on either side
+/// must agree.
+fn evolve_nested(mut node: ArrowNode, wanted: &Field) -> Result<ArrowNode> {
+    let differs = |node: &ArrowNode| {
+        Error::unsupported(format!(
+            "the file's nested type '{}' differs from the expected '{}'",
             shape(&node.field),
             shape(wanted)
-        )));
+        ))
+    };
+    if std::mem::discriminant(&node.field.data_type) != std::mem::discriminant(&wanted.data_type)
+        || wanted.children.is_empty()
+    {
+        return Err(differs(&node));
+    }
+    let name = node.field.name.clone();
+    match &mut node.kind {
+        NodeKind::Leaf { .. } | NodeKind::Missing => return Err(differs(&node)),
+        NodeKind::Struct { children } => {
+            let evolved = if children.iter().all(|c| c.field_id.is_some()) {
+                let mut evolved = Vec::with_capacity(wanted.children.len());
+                for field in &wanted.children {
+                    let Some(id) = field_id(field) else {
+                        return Err(differs(&node));
+                    };
+                    let Some(child) = children.iter().find(|c| c.field_id == Some(id)) else {
+                        // Added to the table after the file was written: nulls, as
+                        // Iceberg reads it (a required one cannot have been added).
+                        if !field.nullable {
+                            return Err(Error::corrupt_data(format!(
+                                "field id {id} ('{}') of '{name}' is required, but the file's \
+                                 struct does not have it",
+                                field.name
+                            )));
+                        }
+                        evolved.push(ArrowNode {
+                            field: field.clone(),
+                            field_id: Some(id),
+                            def_level: 0,
+                            kind: NodeKind::Missing,
+                        });
+                        continue;
+                    };
+                    evolved.push(
+                        evolve(child, field)
+                            .map_err(|e| e.context(format_args!("field id {id}")))?,
+                    );
+                }
+                evolved
+            } else {
+                let agree = children.len() == wanted.children.len()
+                    && children.iter().zip(&wanted.children).all(|(c, w)| {
+                        c.field_id.is_none() || field_id(w).is_none() || c.field_id == field_id(w)
+                    });
+                if !agree {
+                    return Err(differs(&node));
+                }
+                children
+                    .iter()
+                    .zip(&wanted.children)
+                    .map(|(c, w)| evolve(c, w))
+                    .collect::<Result<Vec<_>>>()?
+            };
+            if evolved.iter().all(|c| c.kind == NodeKind::Missing) {
+                return Err(Error::unsupported(format!(
+                    "the file holds none of the projected fields of '{name}'"
+                )));
+            }
+            node.field.children = evolved.iter().map(|c| c.field.clone()).collect();
+            *children = evolved;
+        }
+        NodeKind::List { element, .. } => {
+            let evolved = evolve(element, &wanted.children[0])?;
+            node.field.children = vec![evolved.field.clone()];
+            **element = evolved;
+        }
     }
     Ok(node)
 }
 
-/// Types and child counts, ignoring names, nullability and metadata.
-fn same_shape(a: &Field, b: &Field) -> bool {
-    a.data_type == b.data_type
-        && a.children.len() == b.children.len()
-        && a.children
-            .iter()
-            .zip(&b.children)
-            .all(|(x, y)| same_shape(x, y))
+/// The Iceberg field id in a field's metadata.
+fn field_id(field: &Field) -> Option<i32> {
+    let metadata = decode_metadata(field.metadata.as_deref()?).ok()?;
+    let (_, value) = metadata.iter().find(|(key, _)| key == FIELD_ID_KEY)?;
+    std::str::from_utf8(value).ok()?.trim().parse().ok()
 }
 
 fn shape(field: &Field) -> String {

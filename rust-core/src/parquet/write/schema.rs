@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 
+use crate::arrow::field::decode_metadata;
 use crate::arrow::{DataType, Field, TimeUnit};
 use crate::error::{Error, Result};
 use crate::parquet::format::{
@@ -572,32 +573,6 @@ pub fn decimal_bytes(precision: u8) -> usize {
     (1..=16)
         .find(|&bytes| max < 1u128 << (8 * bytes - 1))
         .unwrap_or(16)
-}
-
-/// The key/value pairs of C Data Interface metadata (already checked to be
-/// well formed by `Field::check`).
-pub fn decode_metadata(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
-    let bad = || Error::invalid_argument("malformed Arrow field metadata");
-    let mut at = 0usize;
-    let int = |at: &mut usize| -> Result<usize> {
-        let raw = bytes.get(*at..*at + 4).ok_or_else(bad)?;
-        *at += 4;
-        usize::try_from(i32::from_ne_bytes(raw.try_into().map_err(|_| bad())?)).map_err(|_| bad())
-    };
-    let count = int(&mut at)?;
-    let mut pairs = Vec::with_capacity(count.min(bytes.len() / 8));
-    for _ in 0..count {
-        let len = int(&mut at)?;
-        let key = bytes.get(at..at + len).ok_or_else(bad)?;
-        at += len;
-        let len = int(&mut at)?;
-        let value = bytes.get(at..at + len).ok_or_else(bad)?;
-        at += len;
-        let key = String::from_utf8(key.to_vec())
-            .map_err(|_| Error::invalid_argument("an Arrow metadata key is not UTF-8"))?;
-        pairs.push((key, value.to_vec()));
-    }
-    Ok(pairs)
 }
 
 #[cfg(test)]

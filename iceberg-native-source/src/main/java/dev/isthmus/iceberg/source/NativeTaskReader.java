@@ -139,6 +139,8 @@ final class NativeTaskReader implements TaskReader {
         NativeParquetFile file = openFile(task.file().location(), io, options);
         try {
             List<NativeParquetFile.Column> columns = file.columns(nameMapping);
+            // A file without ids of its own is read through the name mapping.
+            boolean byName = file.columns().stream().noneMatch(c -> c.fieldId() >= 0);
             List<Types.NestedField> projected = readSchema.columns();
             ColumnVector[] constantColumns = new ColumnVector[projected.size()];
             int[] scanColumn = new int[projected.size()];
@@ -176,7 +178,7 @@ final class NativeTaskReader implements TaskReader {
                             field.initialDefault()));
                     scanColumn[i] = CONSTANT;
                 } else {
-                    if (field.type().isNestedType()) {
+                    if (byName && field.type().isNestedType()) {
                         requireSameLeaves(columns, field);
                     }
                     scanColumn[i] = fromFile.size();
@@ -275,9 +277,11 @@ final class NativeTaskReader implements TaskReader {
 
     /**
      * Requires the file's column for the nested {@code field}, if it has one, to hold exactly the
-     * table's leaves of it, in order: the decoder matches a nested column's fields by position, as
-     * its shape says, while Iceberg matches them by id (or mapped name), so a file whose nested
-     * fields were reordered, renamed away or replaced is left to Iceberg's reader.
+     * projection's leaves of it, in order, for a file read through a name mapping: the decoder
+     * matches the fields of such a file's structs by position (it matches them by id in files
+     * that have ids), while Iceberg matches them by mapped name, so a file whose nested fields
+     * were reordered, renamed away, replaced or left out of the projection is left to Iceberg's
+     * reader.
      *
      * @throws UnsupportedOperationException if the file's leaves under the column differ
      */

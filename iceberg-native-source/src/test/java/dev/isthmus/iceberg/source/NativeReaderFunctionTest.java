@@ -1130,4 +1130,65 @@ class NativeReaderFunctionTest {
         assertEquals(0, assertSameAsStock(table, table.schema().select("extra", "kind"),
                 List.of(Expressions.greaterThan("extra", 6_300)), 1));
     }
+
+    /**
+     * A struct's fields matched by id, as Iceberg matches them: renamed, reordered and dropped
+     * fields read natively, and so does a projection of some of them (only their leaves are
+     * read), and a field added to the struct after a file was written (nulls in that file).
+     */
+    @Test
+    void evolvedStructsReadByFieldId() {
+        Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "info", Types.StructType.of(
+                        Types.NestedField.optional(3, "city", Types.StringType.get()),
+                        Types.NestedField.optional(4, "zip", Types.IntegerType.get()),
+                        Types.NestedField.optional(5, "note", Types.StringType.get()))),
+                Types.NestedField.optional(6, "items", Types.ListType.ofOptional(7, Types.StructType.of(
+                        Types.NestedField.optional(8, "name", Types.StringType.get()),
+                        Types.NestedField.optional(9, "qty", Types.IntegerType.get())))));
+        Table table = new TestTables(dir).create("evolved_structs", schema, PartitionSpec.unpartitioned(),
+                SMALL_ROW_GROUPS);
+        TestTables.append(table, structRecords(table.schema(), 0, 1_500));
+        TestTables.append(table, structRecords(table.schema(), 1_500, 1_000));
+        table.updateSchema().renameColumn("info.city", "town").moveFirst("info.zip").deleteColumn("info.note")
+                .moveFirst("items.element.qty").commit();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
+        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "info.zip", "items.element.name"),
+                List.of(Expressions.greaterThan("id", 900L)), 1));
+
+        table.updateSchema().addColumn("info", "country", Types.StringType.get())
+                .addColumn("items.element", "price", Types.DecimalType.of(9, 2)).commit();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2), "files without the new fields read them as null");
+        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "info.country", "info.town"), List.of(),
+                2));
+    }
+
+    private static List<Record> structRecords(Schema schema, long from, int count) {
+        Types.StructType info = schema.findType("info").asStructType();
+        Types.StructType item = schema.findType("items.element").asStructType();
+        List<Record> records = new ArrayList<>();
+        for (long id = from; id < from + count; id++) {
+            Record r = GenericRecord.create(schema);
+            r.setField("id", id);
+            if (id % 7 != 0) {
+                Record i = GenericRecord.create(info);
+                i.setField("city", id % 5 == 0 ? null : "city-" + id % 13);
+                i.setField("zip", (int) id);
+                i.setField("note", "n" + id % 3);
+                r.setField("info", i);
+            }
+            if (id % 4 != 0) {
+                List<Record> items = new ArrayList<>();
+                for (int k = 0; k < id % 3; k++) {
+                    Record it = GenericRecord.create(item);
+                    it.setField("name", k == 1 ? null : "item-" + (id + k));
+                    it.setField("qty", k);
+                    items.add(it);
+                }
+                r.setField("items", items);
+            }
+            records.add(r);
+        }
+        return records;
+    }
 }

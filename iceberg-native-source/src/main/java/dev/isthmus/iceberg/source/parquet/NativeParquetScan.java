@@ -5,6 +5,7 @@ import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.arrow.cdata.ImportArenas;
 import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.cdata.SchemaImport;
+import dev.isthmus.arrow.cdata.SchemaMetadata;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.TypeMapping;
@@ -131,9 +132,11 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
                 isthmus_scan_options.mapped_names(opts, arena.allocateFrom(ValueLayout.JAVA_BYTE, names));
                 isthmus_scan_options.mapped_names_length(opts, names.length);
             }
-            // The projection's types, so columns the file lacks come back typed (and null).
+            // The projection's types, so columns the file lacks come back typed (and null), and
+            // every field's id, by which the decoder matches a struct's fields.
             MemorySegment expected = ArrowSchema.allocate(arena);
             ArrowExporter.exportSchema(TypeMapping.toArrow(options.projection()), expected, tracker);
+            SchemaMetadata.labelFieldIds(expected, options.projection(), arena);
             isthmus_scan_options.expected_schema(opts, expected);
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             try {
