@@ -422,7 +422,8 @@ public class DecodeBenchmark {
     }
 
     /** Length, first and last byte, read in place where the string's bytes already are. */
-    private static long touch(StringData s) {
+    /** A string's length and its first and last byte: the bytes must exist, with no per-byte loop. */
+    static long touch(StringData s) {
         if (s instanceof BinaryStringData b) {
             int n = b.getSizeInBytes();
             return n == 0 ? 0 : n + b.byteAt(0) + b.byteAt(n - 1);
