@@ -600,3 +600,119 @@ fn a_struct_field_the_file_lacks_reads_as_nulls() {
         error.message()
     );
 }
+
+/// Every data page of a repeated leaf starts a row, its v2 `num_rows` counts the rows starting
+/// in it, and the offset index's `first_row_index` adds them up, in every row group.
+#[test]
+fn pages_of_repeated_leaves_hold_whole_rows() {
+    use isthmus::parquet::encodings::rle::RleDecoder;
+    use isthmus::parquet::format::{OffsetIndex, PageHeader, PageType, ThriftStruct};
+    let mut checked = 0;
+    for seed in 100..110u64 {
+        let (schema, batch, _) = random_batch(seed, 3, 400);
+        let settings = options(&[
+            ("write.parquet.page-version", "v2"),
+            ("write.parquet.page-size-bytes", "128"),
+            ("write.parquet.row-group-size-bytes", "3000"),
+            ("write.parquet.page-row-limit", "30"),
+            ("write.parquet.compression-codec", "uncompressed"),
+        ]);
+        let (file, result) = write_file(&schema, &slices(&batch, 61), settings);
+        let writer = FileWriter::open_buffered(&schema, options(&[])).unwrap();
+        let leaves = &writer.schema().columns;
+        for group in &result.metadata.row_groups {
+            for (chunk, leaf) in group.columns.iter().zip(leaves) {
+                if leaf.max_rep == 0 {
+                    continue;
+                }
+                let meta = chunk.meta_data.as_ref().unwrap();
+                let start = chunk.offset_index_offset.unwrap() as usize;
+                let end = start + chunk.offset_index_length.unwrap() as usize;
+                let (index, _) = OffsetIndex::decode(&file[start..end]).unwrap();
+                let width = (16 - (leaf.max_rep as u16).leading_zeros()) as u8;
+                let mut rows = 0i64;
+                for location in &index.page_locations {
+                    let at = location.offset as usize;
+                    let (header, header_len) = PageHeader::decode(&file[at..]).unwrap();
+                    assert_eq!(header.page_type, PageType::DataPageV2);
+                    let v2 = header.data_page_header_v2.unwrap();
+                    let levels =
+                        &file[at + header_len..][..v2.repetition_levels_byte_length as usize];
+                    let mut rep = vec![0u32; v2.num_values as usize];
+                    RleDecoder::new(levels, width, rep.len())
+                        .unwrap()
+                        .read(&mut rep)
+                        .unwrap();
+                    assert_eq!(rep[0], 0, "{}: a page starts a row", leaf.name);
+                    let starts = rep.iter().filter(|&&r| r == 0).count() as i64;
+                    assert_eq!(i64::from(v2.num_rows), starts, "{}: num_rows", leaf.name);
+                    assert_eq!(
+                        location.first_row_index, rows,
+                        "{}: first_row_index",
+                        leaf.name
+                    );
+                    rows += starts;
+                    checked += 1;
+                }
+                assert_eq!(
+                    rows, group.num_rows,
+                    "{}: the pages hold the row group",
+                    leaf.name
+                );
+                assert!(meta.num_values >= rows);
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} pages checked");
+}
+
+/// The same rows with every top-level column an offset into longer arrays (so a struct's
+/// children, a list's offsets and a map's entries are read from a slot past their start).
+#[test]
+fn nested_columns_with_offsets_round_trip() {
+    for seed in 200..210u64 {
+        let mut r = Rng(seed);
+        let mut id = 0;
+        let (rows, pad) = (150, 7);
+        let mut fields = Vec::new();
+        let mut children = Vec::new();
+        let mut ids = Vec::new();
+        let mut expected_children = Vec::new();
+        for c in 0..3 {
+            let ty = random_type(&mut r, 3);
+            let values: Vec<V> = (0..pad + rows)
+                .map(|_| random_value(&mut r, &ty, true))
+                .collect();
+            ids.push(id + 1);
+            fields.push(arrow_field(&format!("c{c}"), &ty, true, &mut id));
+            let mut data = arrow_data(&ty, &values);
+            data.null_count = values[pad..]
+                .iter()
+                .filter(|v| matches!(v, V::Null))
+                .count();
+            data.offset = pad;
+            data.len = rows;
+            children.push(data);
+            expected_children.push(arrow_data(&ty, &values[pad..]));
+        }
+        let schema = Field::new("", DataType::Struct, false).with_children(fields);
+        let batch = |children: Vec<ArrayData>| ArrayData {
+            data_type: DataType::Struct,
+            len: rows,
+            offset: 0,
+            null_count: 0,
+            validity: None,
+            buffers: vec![],
+            children,
+            dictionary: None,
+        };
+        let expected = input_rows(&schema, &batch(expected_children));
+        let (file, _) = write_file(&schema, &[batch(children)], options(&[]));
+        let got = rows_of(&file, &ids);
+        assert_eq!(got, expected, "seed {seed}");
+    }
+}
+
+fn rows_of(file: &[u8], ids: &[i32]) -> Vec<Vec<String>> {
+    rows(file, scan::project(ids), Mode::Local).unwrap()
+}

@@ -176,8 +176,6 @@ impl fmt::Display for FieldPath {
     }
 }
 
-/// Encodes key/value pairs as the C Data Interface's metadata: an int32 count, then
-/// per pair an int32 length and the key's bytes, an int32 length and the value's.
 /// The key/value pairs of C Data Interface metadata (already checked to be
 /// well formed by `Field::check`).
 pub fn decode_metadata(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
@@ -204,6 +202,8 @@ pub fn decode_metadata(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(pairs)
 }
 
+/// Encodes key/value pairs as the C Data Interface's metadata: an int32 count, then
+/// per pair an int32 length and the key's bytes, an int32 length and the value's.
 pub fn encode_metadata(pairs: &[(&str, &[u8])]) -> Result<Vec<u8>> {
     let int32 = |n: usize| {
         i32::try_from(n)

@@ -321,9 +321,9 @@ fn evolve(node: &ArrowNode, wanted: &Field) -> Result<ArrowNode> {
 /// A struct's, list's or map's node read as `wanted`. A struct's fields are
 /// matched by field id where the file's fields have ids, as Iceberg matches
 /// them, so that fields reordered, renamed or left out of the projection read
-/// as `wanted` says (and only the projected ones are read); by position
-/// otherwise (a file read through a name mapping), where any id on either side
-/// must agree.
+/// as `wanted` says (and only the projected ones are read); by position when
+/// none has an id (a file read through a name mapping, whose caller checks
+/// that they line up). A struct whose fields only partly have ids is refused.
 fn evolve_nested(mut node: ArrowNode, wanted: &Field) -> Result<ArrowNode> {
     let differs = |node: &ArrowNode| {
         Error::unsupported(format!(
@@ -372,11 +372,12 @@ fn evolve_nested(mut node: ArrowNode, wanted: &Field) -> Result<ArrowNode> {
                 }
                 evolved
             } else {
-                let agree = children.len() == wanted.children.len()
-                    && children.iter().zip(&wanted.children).all(|(c, w)| {
-                        c.field_id.is_none() || field_id(w).is_none() || c.field_id == field_id(w)
-                    });
-                if !agree {
+                if children.iter().any(|c| c.field_id.is_some()) {
+                    return Err(Error::unsupported(format!(
+                        "only some of the fields of the file's struct '{name}' have field ids"
+                    )));
+                }
+                if children.len() != wanted.children.len() {
                     return Err(differs(&node));
                 }
                 children

@@ -139,9 +139,9 @@ pub struct WriteSchema {
 }
 
 impl WriteSchema {
-    /// Maps `root` (a struct of columns) to the Parquet schema. Types Iceberg
-    /// has no Parquet mapping for, and nested types (not implemented yet), are
-    /// UNSUPPORTED; a missing or bad field id is INVALID_ARGUMENT.
+    /// Maps `root` (a struct of columns, which may nest structs, lists and
+    /// maps) to the Parquet schema. Types Iceberg has no Parquet mapping for
+    /// are UNSUPPORTED; a missing or bad field id is INVALID_ARGUMENT.
     pub fn new(root: &Field) -> Result<WriteSchema> {
         root.check()?;
         if root.data_type != DataType::Struct {

@@ -421,8 +421,7 @@ public class DecodeBenchmark {
         return sum;
     }
 
-    /** Length, first and last byte, read in place where the string's bytes already are. */
-    /** A string's length and its first and last byte: the bytes must exist, with no per-byte loop. */
+    /** A string's length and its first and last byte: the bytes must exist, with no per-byte loop, read in place where they already are. */
     static long touch(StringData s) {
         if (s instanceof BinaryStringData b) {
             int n = b.getSizeInBytes();

@@ -55,7 +55,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       as Iceberg's Flink sink writes a data file, fed prebuilt rows;</li>
  *   <li>{@code encodeIsthmus}: {@link NativeParquetWriter}, the same rows in;</li>
  *   <li>{@code decodeIcebergFlinkReader}: Iceberg's Parquet reader with {@code FlinkParquetReaders},
- *       as Iceberg's Flink source reads a data file;</li>
+ *       reusing its row containers, as Iceberg's Flink source reads a data file;</li>
  *   <li>{@code decodeIsthmusFlinkRows}: the native decoder read through the {@code ColumnarRowData}
  *       the native source emits.</li>
  * </ul>
@@ -186,6 +186,7 @@ public class NestedBenchmark {
         try (CloseableIterable<RowData> rows = Parquet.read(org.apache.iceberg.Files.localInput(file.toFile()))
                 .project(SCHEMA)
                 .createReaderFunc(fileSchema -> FlinkParquetReaders.buildReader(SCHEMA, fileSchema))
+                .reuseContainers()
                 .build()) {
             for (RowData row : rows) {
                 sum += touch(row);

@@ -219,8 +219,8 @@ class NativeCatalogSqlTest {
     }
 
     /**
-     * A table of structs, lists and maps nested in each other, with nulls and empty collections
-     * at every level, written by either sink (natively by Isthmus's, in strict mode) and read by
+     * A table of structs, lists and maps nested in each other, with nulls at every level,
+     * written by either sink (natively by Isthmus's, in strict mode) and read by
      * either catalog with the same rows; both tables hold the same rows.
      */
     @Test

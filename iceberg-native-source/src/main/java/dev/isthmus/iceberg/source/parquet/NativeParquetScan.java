@@ -136,10 +136,10 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             // every field's id, by which the decoder matches a struct's fields.
             MemorySegment expected = ArrowSchema.allocate(arena);
             ArrowExporter.exportSchema(TypeMapping.toArrow(options.projection()), expected, tracker);
-            SchemaMetadata.labelFieldIds(expected, options.projection(), arena);
-            isthmus_scan_options.expected_schema(opts, expected);
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             try {
+                SchemaMetadata.labelFieldIds(expected, options.projection(), arena);
+                isthmus_scan_options.expected_schema(opts, expected);
                 NativeErrors.check(isthmus_h.isthmus_scan_open(fileHandle, opts, out, error), error);
             } finally {
                 ArrowSchema.release.invoke(ArrowSchema.release(expected), expected);
