@@ -8,12 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.iceberg.source.parquet.IcebergParquetFiles;
-import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
-import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.RandomRecords;
-import dev.isthmus.iceberg.source.parquet.ScanOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +21,6 @@ import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Files;
 import org.apache.iceberg.Metrics;
@@ -110,30 +105,13 @@ class NativeParquetWriterNestedTest {
         RowType rowType = NativeParquetWriter.flinkType(schema);
         List<List<Object>> expected = rows.stream().map(r -> FlinkValues.row(r, rowType)).toList();
         assertEquals(expected, IcebergParquetFiles.readStock(nativeFile, schema), "Iceberg's Flink reader");
-        assertEquals(expected, readNative(nativeFile, schema), "the native decoder");
+        assertEquals(expected, NativeParquetWriterReadBackTest.readNative(nativeFile, schema, tracker),
+                "the native decoder");
 
         NativeParquetWriterMetricsTest.assertSameMetrics(schema, stock.metrics(), writer.metrics());
         assertFalse(writer.metrics().columnSizes().containsKey(1000), "a size only for leaves");
         assertTrue(writer.metrics().columnSizes().containsKey(1006), "a leaf inside lists and maps has its size");
         assertFalse(writer.metrics().valueCounts().containsKey(1006), "and nothing else, as in Iceberg's");
-    }
-
-    private List<List<Object>> readNative(Path file, Schema schema) {
-        RowType rowType = NativeParquetWriter.flinkType(schema);
-        List<List<Object>> rows = new ArrayList<>();
-        try (NativeParquetFile parquet = NativeParquetFile.open(Files.localInput(file.toFile()));
-                NativeParquetScan scan = parquet.scan(ScanOptions.of(schema).withBatchSize(999), tracker)) {
-            while (scan.hasNext()) {
-                try (ArrowColumnarBatch batch = scan.next()) {
-                    ColumnarRowData row = new ColumnarRowData(batch.batch());
-                    for (int i = 0; i < batch.numRows(); i++) {
-                        row.setRowId(i);
-                        rows.add(FlinkValues.row(row, rowType));
-                    }
-                }
-            }
-        }
-        return rows;
     }
 
     @Test

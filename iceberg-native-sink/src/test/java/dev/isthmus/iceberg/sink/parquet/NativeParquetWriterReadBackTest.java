@@ -86,10 +86,11 @@ class NativeParquetWriterReadBackTest {
         List<List<Object>> expected = rows.stream().map(r -> FlinkValues.row(r, rowType)).toList();
         assertEquals(expected, IcebergParquetFiles.readStock(file, schema), "Iceberg's Flink reader");
         assertEquals(ParquetJava.expected(rows, schema), ParquetJava.read(file, schema), "parquet-java's reader");
-        assertEquals(expected, readNative(file, schema), "the native decoder");
+        assertEquals(expected, readNative(file, schema, tracker), "the native decoder");
     }
 
-    private List<List<Object>> readNative(Path file, Schema schema) {
+    /** Every row as the native decoder reads it, through the columnar rows the source emits. */
+    static List<List<Object>> readNative(Path file, Schema schema, MemoryTracker tracker) {
         RowType rowType = NativeParquetWriter.flinkType(schema);
         List<List<Object>> rows = new ArrayList<>();
         try (NativeParquetFile parquet = NativeParquetFile.open(Files.localInput(file.toFile()));
