@@ -72,6 +72,21 @@ public final class ArrowVectors {
         };
     }
 
+    /**
+     * Field {@code index} of a struct vector built here, read as a column of its own: its slot
+     * {@code i} is the field of row {@code i}. Arrow lets a field hold a value where its struct is
+     * null; the decoder never does (a field is defined only where every struct above it is), so
+     * the column is null wherever the struct is.
+     *
+     * @throws IllegalArgumentException if {@code struct} is not a struct vector of this package
+     */
+    public static ColumnVector field(ColumnVector struct, int index) {
+        if (!(struct instanceof NestedVectors.Rows rows)) {
+            throw new IllegalArgumentException("not an Arrow struct vector: " + struct);
+        }
+        return rows.field(index);
+    }
+
     /** The vectors of a struct's fields, with the struct's offset carried into them. */
     static ColumnVector[] children(ArrowArrayView struct, long structOffset) {
         ColumnVector[] columns = new ColumnVector[struct.childCount()];

@@ -30,6 +30,10 @@ final class NestedVectors {
         public ColumnarRowData getRow(int i) {
             return new ColumnarRowData(children, i);
         }
+
+        ColumnVector field(int index) {
+            return children.columns[index];
+        }
     }
 
     /** Reads list offsets; shared by lists and maps (a map is a list of entries). */

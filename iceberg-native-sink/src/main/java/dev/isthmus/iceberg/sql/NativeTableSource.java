@@ -37,6 +37,7 @@ import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.flink.FlinkConfigOptions;
@@ -47,9 +48,10 @@ import org.apache.iceberg.flink.source.FlinkSource;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
- * Iceberg's {@code IcebergTableSource} with the native source: the same pushdowns (top-level
- * projection, filters Iceberg can express, limit; every filter also stays with Flink, as
- * Iceberg's does), the same read options from the table's properties and hints, source
+ * Iceberg's {@code IcebergTableSource} with the native source: the same pushdowns (projection,
+ * filters Iceberg can express, limit; every filter also stays with Flink, as Iceberg's does),
+ * and fields nested in structs projected too, so that {@code SELECT info.city} decodes the
+ * city's leaf alone where Iceberg's source reads all of {@code info}, the same read options from the table's properties and hints, source
  * watermarks from {@code watermark-column}. It always builds the FLIP-27 source; the
  * parallelism is {@code scan.parallelism} or the job's (Iceberg's split-count inference is
  * private to its source). With {@code isthmus.row-format} {@code auto} (the default) native reads
@@ -72,6 +74,9 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     /** The table's full name, for the scan's operator. */
     private final String table;
     private int[] projectedFields;
+    /** A projection that reaches into structs: each field's path of names, and the rows' type; else {@code null}. */
+    private List<List<String>> nestedPaths;
+    private RowType nestedType;
     private Long limit;
     private List<Expression> filters = List.of();
 
@@ -91,25 +96,42 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
         this(other.loader, other.schema, other.properties, other.config, other.nativeOptions, other.rowFormat,
                 other.where, other.table);
         this.projectedFields = other.projectedFields;
+        this.nestedPaths = other.nestedPaths;
+        this.nestedType = other.nestedType;
         this.limit = other.limit;
         this.filters = other.filters;
     }
 
     @Override
     public void applyProjection(int[][] fields, DataType producedDataType) {
-        int[] projected = new int[fields.length];
-        for (int i = 0; i < fields.length; i++) {
-            if (fields[i].length != 1) {
-                throw new IllegalArgumentException("nested projection is not supported");
-            }
-            projected[i] = fields[i][0];
+        if (Arrays.stream(fields).allMatch(path -> path.length == 1)) {
+            this.projectedFields = Arrays.stream(fields).mapToInt(path -> path[0]).toArray();
+            this.nestedPaths = null;
+            this.nestedType = null;
+            return;
         }
-        this.projectedFields = projected;
+        List<List<String>> paths = new ArrayList<>();
+        for (int[] path : fields) {
+            List<String> names = new ArrayList<>();
+            org.apache.flink.table.catalog.Column column = schema.getColumns().get(path[0]);
+            names.add(column.getName());
+            LogicalType type = column.getDataType().getLogicalType();
+            for (int depth = 1; depth < path.length; depth++) {
+                RowType row = (RowType) type;
+                names.add(row.getFieldNames().get(path[depth]));
+                type = row.getTypeAt(path[depth]);
+            }
+            paths.add(names);
+        }
+        this.projectedFields = null;
+        this.nestedPaths = paths;
+        this.nestedType = (RowType) producedDataType.getLogicalType();
     }
 
+    /** Paths into structs are pushed down: Flink asks for them only through rows, never into arrays or maps. */
     @Override
     public boolean supportsNestedProjection() {
-        return false;
+        return true;
     }
 
     @Override
@@ -150,11 +172,16 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
         return new DataStreamScanProvider() {
             @Override
             public DataStream<RowData> produceDataStream(ProviderContext provider, StreamExecutionEnvironment env) {
-                NativeIcebergSource source = NativeIcebergSource.forRowData()
+                NativeIcebergSource.Builder builder = NativeIcebergSource.forRowData()
                         .tableLoader(loader.clone())
                         .assignerFactory(config.get(FlinkConfigOptions.TABLE_EXEC_SPLIT_ASSIGNER_TYPE).factory())
-                        .setAll(properties)
-                        .project(projectedSchema())
+                        .setAll(properties);
+                if (nestedPaths == null) {
+                    builder.project(projectedSchema());
+                } else {
+                    builder.projectNested(nestedPaths);
+                }
+                NativeIcebergSource source = builder
                         .limit(limit)
                         .filters(filters)
                         .flinkConfig(config)
@@ -168,7 +195,8 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
                 // instead, as the planner computes it, since on the wrapper it reaches no operator.
                 DataStreamSource<RowData> scan = env.fromSource(source, WatermarkStrategy.noWatermarks(),
                         OPERATOR_NAME + " " + table,
-                        InternalTypeInfo.of((RowType) projectedSchema().toPhysicalRowDataType().getLogicalType()));
+                        InternalTypeInfo.of(nestedType != null ? nestedType
+                                : (RowType) projectedSchema().toPhysicalRowDataType().getLogicalType()));
                 provider.generateUid("source").ifPresent(scan::uid);
                 getParallelism().ifPresent(scan::setParallelism);
                 ((TransformationWithLineage<RowData>) scan.getTransformation()).setLineageVertex(lineage(isBounded()));

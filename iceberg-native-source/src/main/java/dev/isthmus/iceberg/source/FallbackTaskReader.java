@@ -22,24 +22,28 @@ import org.apache.iceberg.io.FileIO;
 /**
  * One file scan task read by Iceberg's stock reader, exactly as its {@code RowDataReaderFunction}
  * reads it (delete files, other formats, name mapping, filters), seeked to the same position:
- * Iceberg's {@code DataIterator} over a combined task of just this file.
+ * Iceberg's {@code DataIterator} over a combined task of just this file; with a
+ * {@link NestedProjection}, its rows flattened as the native reader emits them.
  */
 final class FallbackTaskReader implements TaskReader {
     private final String splitId;
     private final int fileOffset;
     private final DataIterator<RowData> rows;
     private final RowDataSerializer copier;
+    /** {@code null} for rows of the read schema. */
+    private final NestedProjection nested;
     private final RecordLimiter limiter;
     private final int batchSize;
     private final boolean empty;
 
     FallbackTaskReader(String splitId, int fileOffset, long recordOffset, FileScanTask task, Schema tableSchema,
             Schema readSchema, String nameMapping, boolean caseSensitive, List<Expression> filters, FileIO io,
-            EncryptionManager encryption, int batchSize, RecordLimiter limiter) {
+            EncryptionManager encryption, int batchSize, RecordLimiter limiter, NestedProjection nested) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
         this.limiter = limiter;
         this.batchSize = batchSize;
+        this.nested = nested;
         this.copier = new RowDataSerializer(FlinkSchemaUtil.convert(readSchema));
         this.rows = new DataIterator<>(
                 new RowDataFileScanTaskReader(tableSchema, readSchema, nameMapping, caseSensitive, filters),
@@ -78,7 +82,8 @@ final class FallbackTaskReader implements TaskReader {
         List<RowData> batch = new ArrayList<>();
         while (batch.size() < batchSize && !limiter.reached() && rows.hasNext()) {
             if (limiter.take(1) == 1) {
-                batch.add(copier.copy(rows.next()));
+                RowData copy = copier.copy(rows.next());
+                batch.add(nested == null ? copy : nested.row(copy));
             }
         }
         if (batch.isEmpty()) {

@@ -23,6 +23,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.BaseMetadataTable;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -71,18 +72,19 @@ public final class NativeIcebergSource
     private final IcebergSource<RowData> source;
     /** The same object as the one inside {@code source}: serialized together, they stay one. */
     private final NativeReaderFunction function;
-    private final Schema readSchema;
+    /** The emitted rows' type: the projection's (or the whole table's), or a nested projection's. */
+    private final RowType producedType;
     /** With {@code watermark-column}: the reader's emitter, Iceberg's without its cost per record. */
     private final SplitWatermarkEmitter<RowData> watermarkEmitter;
     private final SerializableComparator<IcebergSourceSplit> splitComparator;
     private final String tableName;
 
-    private NativeIcebergSource(IcebergSource<RowData> source, NativeReaderFunction function, Schema readSchema,
+    private NativeIcebergSource(IcebergSource<RowData> source, NativeReaderFunction function, RowType producedType,
             SplitWatermarkEmitter<RowData> watermarkEmitter, SerializableComparator<IcebergSourceSplit> splitComparator,
             String tableName) {
         this.source = source;
         this.function = function;
-        this.readSchema = readSchema;
+        this.producedType = producedType;
         this.watermarkEmitter = watermarkEmitter;
         this.splitComparator = splitComparator;
         this.tableName = tableName;
@@ -140,7 +142,7 @@ public final class NativeIcebergSource
     /** Rows of the projection (or the whole table), in Flink's internal representation. */
     @Override
     public TypeInformation<RowData> getProducedType() {
-        return FlinkCompatibilityUtil.toTypeInfo(FlinkSchemaUtil.convert(readSchema));
+        return FlinkCompatibilityUtil.toTypeInfo(producedType);
     }
 
     /** Mirrors {@code IcebergSource.Builder<RowData>}; see its documentation for each option. */
@@ -152,6 +154,7 @@ public final class NativeIcebergSource
         private ReadableConfig flinkConfig = new Configuration();
         private Schema projectedSchema;
         private ResolvedSchema projectedFlinkSchema;
+        private List<List<String>> nestedPaths;
         private List<Expression> filters;
         private Boolean exposeLocality;
         private final Map<String, String> readOptions = new HashMap<>();
@@ -259,6 +262,18 @@ public final class NativeIcebergSource
 
         public Builder project(ResolvedSchema schema) {
             this.projectedFlinkSchema = schema;
+            return this;
+        }
+
+        /**
+         * Reads fields nested in structs as columns of their own, as Flink's planner pushes a
+         * nested projection down ({@code SupportsProjectionPushDown}): field {@code i} of the
+         * emitted rows is the value at {@code paths.get(i)} (a column's name, then the names of the
+         * struct fields below it), null where a struct on the way is null. Only the leaves under
+         * the paths are decoded. It replaces {@link #project(Schema)} and {@link #project(ResolvedSchema)}.
+         */
+        public Builder projectNested(List<List<String>> paths) {
+            this.nestedPaths = paths.stream().map(List::copyOf).toList();
             return this;
         }
 
@@ -376,10 +391,18 @@ public final class NativeIcebergSource
         /** The source, with the native reader's Flink metrics. */
         public NativeIcebergSource build() {
             Table t = loadTable();
-            Schema projection = projection(t);
+            NestedProjection nested = nestedPaths == null ? null : NestedProjection.of(t.schema(), nestedPaths);
+            Schema projection = nested == null ? projection(t) : nested.readSchema();
             NativeReaderFunction function = readerFunction(t, projection);
-            return new NativeIcebergSource(icebergSource(t, projection, function), function,
-                    projection == null ? t.schema() : projection, watermarkEmitter(t), splitComparator, t.name());
+            RowType produced;
+            if (nested == null) {
+                produced = FlinkSchemaUtil.convert(projection == null ? t.schema() : projection);
+            } else {
+                function.flattening(nested);
+                produced = nested.rowType();
+            }
+            return new NativeIcebergSource(icebergSource(t, projection, function), function, produced,
+                    watermarkEmitter(t), splitComparator, t.name());
         }
 
         /**
@@ -387,6 +410,10 @@ public final class NativeIcebergSource
          * that type; its readers report no native metrics to Flink (only {@link NativeSourceCounters}).
          */
         public IcebergSource<RowData> buildIcebergSource() {
+            if (nestedPaths != null) {
+                throw new IllegalStateException("a nested projection emits rows of its own type, which only a "
+                        + "NativeIcebergSource declares: use build()");
+            }
             Table t = loadTable();
             Schema projection = projection(t);
             return icebergSource(t, projection, readerFunction(t, projection));

@@ -69,7 +69,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     private final long limit;
     private final NativeReadOptions options;
     /** The row type of binary rows, or {@code null} for columnar rows. */
-    private final RowType binaryRowType;
+    private RowType binaryRowType;
+    /** Fields nested in structs emitted as columns of their own, or {@code null} for rows of {@link #readSchema}. */
+    private NestedProjection nested;
     /** Why every task needs the stock reader for this projection's defaults, or {@code null}. */
     private final String nestedDefault;
     /** The table's name for the fallback log, or {@code null} when not given. */
@@ -105,7 +107,21 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         this.filters = filters == null ? List.of() : List.copyOf(filters);
         this.limit = limit;
         this.options = options;
-        this.binaryRowType = binaryRowType(readSchema, options);
+        this.binaryRowType = binaryRowType(FlinkSchemaUtil.convert(readSchema), options);
+    }
+
+    /**
+     * Emits the fields of {@code projection}'s paths as columns of their own; the function's
+     * projected schema must be the projection's {@link NestedProjection#readSchema()}.
+     */
+    NativeReaderFunction flattening(NestedProjection projection) {
+        if (!projection.readSchema().sameSchema(readSchema)) {
+            throw new IllegalArgumentException("the nested projection reads " + projection.readSchema()
+                    + ", not the function's projection " + readSchema);
+        }
+        this.nested = projection;
+        this.binaryRowType = binaryRowType(projection.rowType(), options);
+        return this;
     }
 
     /**
@@ -132,12 +148,11 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         return reason;
     }
 
-    /** Binary rows when asked for and the projection is flat; columnar rows otherwise. */
-    private static RowType binaryRowType(Schema readSchema, NativeReadOptions options) {
+    /** Binary rows when asked for and the emitted rows are flat; columnar rows otherwise. */
+    private static RowType binaryRowType(RowType type, NativeReadOptions options) {
         if (options.rowFormat() != NativeReadOptions.RowFormat.BINARY) {
             return null;
         }
-        RowType type = FlinkSchemaUtil.convert(readSchema);
         if (!BinaryRowTransposer.supports(type)) {
             LOG.info("Binary rows hold flat columns only; {} has nested ones, so native tasks emit columnar rows",
                     type);
@@ -231,7 +246,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                         tracker, options.maxEqualityDeleteBytes());
                 return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
                         readSchema, parsedNameMapping, combinedFilter(), caseSensitive, io, options, limiter, metrics,
-                        binaryRows, tracker, runs, deletes, equalityDeletes);
+                        nested, binaryRows, tracker, runs, deletes, equalityDeletes);
             } catch (DeleteLimitException e) {
                 refusal = e.refusal();
                 cause = e;
@@ -250,7 +265,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         FALLBACKS.warn(jobId, table, noLibrary.isPresent() ? refusal + ": " + cause.getMessage() : refusal,
                 message + "; reading such tasks with Iceberg's stock reader");
         return new FallbackTaskReader(splitId, fileOffset, recordOffset, task, tableSchema, readSchema, nameMapping,
-                caseSensitive, filters, io, encryption, options.batchSize(), limiter);
+                caseSensitive, filters, io, encryption, options.batchSize(), limiter, nested);
     }
 
     /** Why the task needs the stock reader, or {@code null} if the native reader may try it. */

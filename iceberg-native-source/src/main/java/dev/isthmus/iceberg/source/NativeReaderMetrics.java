@@ -118,7 +118,7 @@ final class NativeReaderMetrics {
         rowGroupsPruned.inc(pruned);
         rowGroupsPrunedByDictionary.inc(prunedByDictionary);
         bytesRead.inc(bytes);
-        NativeSourceCounters.nativeTask(groups, pruned, prunedByDictionary);
+        NativeSourceCounters.nativeTask(groups, pruned, prunedByDictionary, bytes);
     }
 
     /**

@@ -4,7 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the native readers of this JVM have done since it started: tasks read natively and by
- * the stock fallback, row groups read and pruned by statistics or by dictionaries, batches (and those emitted as
+ * the stock fallback, row groups read and pruned by statistics or by dictionaries, column-chunk
+ * bytes read, batches (and those emitted as
  * binary rows) and rows emitted.
  *
  * <p>The per-reader Flink metrics ({@link NativeIcebergSource}) count the same things; these
@@ -17,6 +18,7 @@ public final class NativeSourceCounters {
     private static final AtomicLong ROW_GROUPS_READ = new AtomicLong();
     private static final AtomicLong ROW_GROUPS_PRUNED = new AtomicLong();
     private static final AtomicLong ROW_GROUPS_PRUNED_BY_DICTIONARY = new AtomicLong();
+    private static final AtomicLong BYTES_READ = new AtomicLong();
     private static final AtomicLong BATCHES = new AtomicLong();
     private static final AtomicLong BINARY_BATCHES = new AtomicLong();
     private static final AtomicLong FETCHER_TRANSPOSED_BATCHES = new AtomicLong();
@@ -44,6 +46,11 @@ public final class NativeSourceCounters {
     /** Row groups decoded by native tasks. */
     public static long rowGroupsRead() {
         return ROW_GROUPS_READ.get();
+    }
+
+    /** Stored bytes of the column chunks native tasks decode: those of the projected leaves in the row groups read. */
+    public static long bytesRead() {
+        return BYTES_READ.get();
     }
 
     /** Row groups of native tasks skipped because their statistics rule out every row the filter keeps. */
@@ -130,8 +137,9 @@ public final class NativeSourceCounters {
         ROWS_DELETED.addAndGet(rows);
     }
 
-    static void nativeTask(int rowGroups, int pruned, int prunedByDictionary) {
+    static void nativeTask(int rowGroups, int pruned, int prunedByDictionary, long bytes) {
         NATIVE_TASKS.incrementAndGet();
+        BYTES_READ.addAndGet(bytes);
         ROW_GROUPS_READ.addAndGet(rowGroups);
         ROW_GROUPS_PRUNED.addAndGet(pruned);
         ROW_GROUPS_PRUNED_BY_DICTIONARY.addAndGet(prunedByDictionary);

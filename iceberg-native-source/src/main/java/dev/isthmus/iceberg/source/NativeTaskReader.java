@@ -78,6 +78,8 @@ final class NativeTaskReader implements TaskReader {
     /** The decoded batch's column of each equality key, by field id. */
     private final Map<Integer, Integer> keyColumns;
     private final FlinkSourceFilter rowFilter;
+    /** {@code null} for rows of the read schema. */
+    private final NestedProjection nested;
     private final RecordLimiter limiter;
     private final NativeReaderMetrics metrics;
     /** {@code null} for columnar rows. */
@@ -95,8 +97,9 @@ final class NativeTaskReader implements TaskReader {
 
     private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
             ColumnVector[] constants, int[] scanColumn, RowLineage[] lineage, RowPositions positions,
-            PositionDeletes deletes, EqualityDeletes equalityDeletes, Map<Integer, Integer> keyColumns, FlinkSourceFilter rowFilter, RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows,
-            long rowsInGroups, long skip, long emitted) {
+            PositionDeletes deletes, EqualityDeletes equalityDeletes, Map<Integer, Integer> keyColumns,
+            FlinkSourceFilter rowFilter, NestedProjection nested, RecordLimiter limiter, NativeReaderMetrics metrics,
+            BinaryRowBuffers binaryRows, long rowsInGroups, long skip, long emitted) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
         this.file = file;
@@ -109,6 +112,7 @@ final class NativeTaskReader implements TaskReader {
         this.equalityDeletes = equalityDeletes;
         this.keyColumns = keyColumns;
         this.rowFilter = rowFilter;
+        this.nested = nested;
         this.limiter = limiter;
         this.metrics = metrics;
         this.binaryRows = binaryRows;
@@ -125,6 +129,7 @@ final class NativeTaskReader implements TaskReader {
      * @param constants the task's constant columns by field id, in Flink's representation
      * @param nameMapping the table's name mapping, for files without field ids, or {@code null}
      * @param filter the source's filters combined, or {@code null} for none
+     * @param nested the fields emitted as columns of their own, or {@code null} for rows of {@code readSchema}
      * @param binaryRows where to transpose batches to binary rows, or {@code null} for columnar rows
      * @param runs the arena runs the split's batches share
      * @param deletes the rows of the task's file its position delete files delete
@@ -134,8 +139,8 @@ final class NativeTaskReader implements TaskReader {
     static NativeTaskReader open(String splitId, int fileOffset, long recordOffset, FileScanTask task,
             Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, NameMapping nameMapping, Expression filter,
             boolean caseSensitive, FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
-            BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs, PositionDeletes deletes,
-            EqualityDeletes equalityDeletes) {
+            NestedProjection nested, BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs,
+            PositionDeletes deletes, EqualityDeletes equalityDeletes) {
         NativeParquetFile file = openFile(task.file().location(), io, options);
         try {
             List<NativeParquetFile.Column> columns = file.columns(nameMapping);
@@ -231,8 +236,8 @@ final class NativeTaskReader implements TaskReader {
                 metrics.equalityDeletes(equalityDeletes.files(), equalityDeletes.keys(), equalityDeletes.cacheHits());
                 RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
                 return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, lineage,
-                        positions, deletes, equalityDeletes, keyColumns, rowFilter, limiter, metrics, binaryRows,
-                        selecting ? -1 : rows, selecting ? recordOffset : 0, recordOffset);
+                        positions, deletes, equalityDeletes, keyColumns, rowFilter, nested, limiter, metrics,
+                        binaryRows, selecting ? -1 : rows, selecting ? recordOffset : 0, recordOffset);
             } catch (RuntimeException e) {
                 closeAfter(e, scan);
                 throw e;
@@ -464,6 +469,10 @@ final class NativeTaskReader implements TaskReader {
         }
         long first = emitted;
         emitted += take;
+        // The filter above read rows of the read schema; the records are the emitted rows.
+        if (nested != null) {
+            columns = batch.withColumns(nested.columns(columns.columns));
+        }
         RecordsWithSplitIds<RecordAndPosition<RowData>> records;
         if (transposer == null) {
             records = ArrowBatchRecords.of(splitId, batch, columns, selection, take, fileOffset, first);

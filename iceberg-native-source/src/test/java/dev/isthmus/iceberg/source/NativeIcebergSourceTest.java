@@ -34,6 +34,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
@@ -48,6 +49,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.source.IcebergSource;
 import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,7 +75,11 @@ class NativeIcebergSourceTest {
 
     @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
     static List<List<Object>> run(Source<RowData, ?, ?> source, Schema schema, int parallelism) {
-        RowType type = FlinkSchemaUtil.convert(schema);
+        return run(source, FlinkSchemaUtil.convert(schema), parallelism);
+    }
+
+    @SuppressWarnings("try")
+    static List<List<Object>> run(Source<RowData, ?, ?> source, RowType type, int parallelism) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         List<List<Object>> rows = new ArrayList<>();
         try (CloseableIterator<RowData> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "source",
@@ -469,5 +475,101 @@ class NativeIcebergSourceTest {
                 .filter(key -> jobs.contains(key.get(0))).toList();
         assertEquals(List.of(List.of(jobs.get(0), "test.db.avro_jobs", "it is AVRO"),
                 List.of(jobs.get(1), "test.db.avro_jobs", "it is AVRO")), logged);
+    }
+
+    private static final Schema PLACES = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "info", Types.StructType.of(
+                    Types.NestedField.optional(3, "city", Types.StringType.get()),
+                    Types.NestedField.optional(4, "geo", Types.StructType.of(
+                            Types.NestedField.required(5, "lat", Types.DoubleType.get()),
+                            Types.NestedField.optional(6, "lon", Types.DoubleType.get()))),
+                    Types.NestedField.required(7, "zip", Types.IntegerType.get()))),
+            Types.NestedField.optional(8, "tags", Types.ListType.ofOptional(9, Types.StringType.get())));
+
+    /**
+     * A nested projection emits the fields at its paths as columns, null where a struct on the way
+     * is null, in both row formats, from Parquet files read natively and from an Avro file read by
+     * the stock reader; the values are those of Iceberg's source reading whole rows.
+     */
+    @ParameterizedTest
+    @EnumSource(RowFormat.class)
+    void nestedProjectionsEmitTheFieldsAtTheirPaths(RowFormat format) {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("places_" + format.name().toLowerCase(java.util.Locale.ROOT), PLACES,
+                PartitionSpec.unpartitioned(), Map.of());
+        TestTables.append(table, places(0, 1_500));
+        TestTables.append(table, places(1_500, 1_000));
+        TestTables.appendAvro(table, places(2_500, 300));
+        String name = table.name().substring(table.name().lastIndexOf('.') + 1);
+        List<List<Object>> whole = run(IcebergSource.forRowData().tableLoader(tables.loader(name)).build(), PLACES, 2);
+
+        // Positions in the table's schema, the paths' names below.
+        int[][] positions = {{1, 1, 0}, {0}, {1, 0}, {2}, {1, 1}, {1, 2}};
+        List<List<String>> paths = List.of(List.of("info", "geo", "lat"), List.of("id"), List.of("info", "city"),
+                List.of("tags"), List.of("info", "geo"), List.of("info", "zip"));
+        List<List<Object>> expected = new ArrayList<>();
+        for (List<Object> row : whole) {
+            List<Object> flat = new ArrayList<>();
+            for (int[] path : positions) {
+                Object value = row;
+                for (int p : path) {
+                    value = value == null ? null : ((List<?>) value).get(p);
+                }
+                flat.add(value);
+            }
+            expected.add(flat);
+        }
+        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader(name))
+                .projectNested(paths).rowFormat(format).build();
+        RowType type = ((InternalTypeInfo<RowData>) source.getProducedType()).toRowType();
+        assertEquals(List.of("info_geo_lat", "id", "info_city", "tags", "info_geo", "info_zip"), type.getFieldNames());
+        assertTrue(type.getTypeAt(0).isNullable(), "lat is null where info or geo is");
+        assertFalse(type.getTypeAt(1).isNullable());
+        long fallbacks = NativeSourceCounters.fallbackTasks();
+        long binaryBatches = NativeSourceCounters.binaryBatches();
+        ReadResults.assertSameRows(expected, run(source, type, 2));
+        assertEquals(1, NativeSourceCounters.fallbackTasks() - fallbacks, "the Avro file");
+        assertFalse(NativeSourceCounters.binaryBatches() > binaryBatches, "the emitted rows hold a list and a struct");
+
+        NativeIcebergSource flat = NativeIcebergSource.forRowData().tableLoader(tables.loader(name))
+                .projectNested(List.of(List.of("info", "geo", "lon"), List.of("info", "city"))).rowFormat(format)
+                .build();
+        RowType flatType = ((InternalTypeInfo<RowData>) flat.getProducedType()).toRowType();
+        binaryBatches = NativeSourceCounters.binaryBatches();
+        List<List<Object>> flatExpected = expected.stream().map(row -> {
+            List<?> geo = (List<?>) row.get(4);
+            return Arrays.asList(geo == null ? null : geo.get(1), row.get(2));
+        }).toList();
+        ReadResults.assertSameRows(flatExpected, run(flat, flatType, 2));
+        assertEquals(format == RowFormat.BINARY, NativeSourceCounters.binaryBatches() > binaryBatches,
+                "flat fields emit binary rows when asked for");
+    }
+
+    private static List<Record> places(long from, int count) {
+        Types.StructType info = PLACES.findType("info").asStructType();
+        Types.StructType geo = PLACES.findType("info.geo").asStructType();
+        List<Record> records = new ArrayList<>();
+        for (long id = from; id < from + count; id++) {
+            Record r = org.apache.iceberg.data.GenericRecord.create(PLACES);
+            r.setField("id", id);
+            if (id % 7 != 0) {
+                Record i = org.apache.iceberg.data.GenericRecord.create(info);
+                i.setField("city", id % 5 == 0 ? null : "city-" + id % 13);
+                if (id % 3 != 0) {
+                    Record g = org.apache.iceberg.data.GenericRecord.create(geo);
+                    g.setField("lat", id / 7.0);
+                    g.setField("lon", id % 11 == 0 ? null : (double) (id % 17));
+                    i.setField("geo", g);
+                }
+                i.setField("zip", (int) id);
+                r.setField("info", i);
+            }
+            if (id % 4 != 0) {
+                r.setField("tags", id % 8 == 1 ? List.of() : Arrays.asList("x", id % 6 == 0 ? null : "t" + id));
+            }
+            records.add(r);
+        }
+        return records;
     }
 }
