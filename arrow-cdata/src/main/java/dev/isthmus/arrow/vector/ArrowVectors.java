@@ -87,6 +87,46 @@ public final class ArrowVectors {
         return rows.field(index);
     }
 
+    /**
+     * A struct vector with the validity of {@code struct} (a struct vector built here) whose
+     * fields are {@code fields}, each with a slot per row of the struct: some of its own fields,
+     * or values filled in where the decoded ones are absent.
+     *
+     * @throws IllegalArgumentException if {@code struct} is not a struct vector of this package
+     */
+    public static ColumnVector withFields(ColumnVector struct, ColumnVector[] fields) {
+        if (!(struct instanceof NestedVectors.Rows rows)) {
+            throw new IllegalArgumentException("not an Arrow struct vector: " + struct);
+        }
+        return rows.withFields(fields);
+    }
+
+    /**
+     * The elements of a list vector built here, or the values of a map vector: one slot per
+     * element of all the lists (or entries of all the maps).
+     *
+     * @throws IllegalArgumentException if {@code vector} is neither
+     */
+    public static ColumnVector elements(ColumnVector vector) {
+        return switch (vector) {
+            case NestedVectors.Lists lists -> lists.elements();
+            case NestedVectors.Maps maps -> maps.values();
+            default -> throw new IllegalArgumentException("not an Arrow list or map vector: " + vector);
+        };
+    }
+
+    /**
+     * {@code vector} (a list or a map, as for {@link #elements}) with its elements (or values)
+     * read from {@code elements} instead.
+     */
+    public static ColumnVector withElements(ColumnVector vector, ColumnVector elements) {
+        return switch (vector) {
+            case NestedVectors.Lists lists -> lists.withElements(elements);
+            case NestedVectors.Maps maps -> maps.withValues(elements);
+            default -> throw new IllegalArgumentException("not an Arrow list or map vector: " + vector);
+        };
+    }
+
     /** The vectors of a struct's fields, with the struct's offset carried into them. */
     static ColumnVector[] children(ArrowArrayView struct, long structOffset) {
         ColumnVector[] columns = new ColumnVector[struct.childCount()];

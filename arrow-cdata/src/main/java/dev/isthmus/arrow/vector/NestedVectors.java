@@ -34,6 +34,11 @@ final class NestedVectors {
         ColumnVector field(int index) {
             return children.columns[index];
         }
+
+        /** These rows with {@code fields} for fields. */
+        Rows withFields(ColumnVector[] fields) {
+            return new Rows(validity, offset, fields.clone());
+        }
     }
 
     /** Reads list offsets; shared by lists and maps (a map is a list of entries). */
@@ -55,6 +60,14 @@ final class NestedVectors {
         final int end(int i) {
             return start(i + 1);
         }
+
+        final MemorySegment offsets() {
+            return offsets;
+        }
+
+        final boolean large() {
+            return large;
+        }
     }
 
     static final class Lists extends OffsetsVector implements ArrayColumnVector {
@@ -69,6 +82,15 @@ final class NestedVectors {
         public ArrayData getArray(int i) {
             int start = start(i);
             return new ColumnarArrayData(elements, start, end(i) - start);
+        }
+
+        ColumnVector elements() {
+            return elements;
+        }
+
+        /** These lists with their elements read from {@code newElements} instead. */
+        Lists withElements(ColumnVector newElements) {
+            return new Lists(validity, offsets(), offset, large(), newElements);
         }
     }
 
@@ -86,6 +108,15 @@ final class NestedVectors {
         public MapData getMap(int i) {
             int start = start(i);
             return new ColumnarMapData(keys, values, start, end(i) - start);
+        }
+
+        ColumnVector values() {
+            return values;
+        }
+
+        /** These maps with their values read from {@code newValues} instead. */
+        Maps withValues(ColumnVector newValues) {
+            return new Maps(validity, offsets(), offset, keys, newValues);
         }
     }
 }

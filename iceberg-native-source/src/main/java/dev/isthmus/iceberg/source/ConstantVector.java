@@ -6,6 +6,7 @@ import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.columnar.vector.BooleanColumnVector;
 import org.apache.flink.table.data.columnar.vector.ByteColumnVector;
 import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
+import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.table.data.columnar.vector.DecimalColumnVector;
 import org.apache.flink.table.data.columnar.vector.DoubleColumnVector;
 import org.apache.flink.table.data.columnar.vector.FloatColumnVector;
@@ -16,7 +17,8 @@ import org.apache.flink.table.data.columnar.vector.TimestampColumnVector;
 
 /**
  * A column with one value in every row: an identity-partition value or a metadata constant
- * ({@code _file}, {@code _spec_id}) the stock reader takes from the task instead of the file.
+ * ({@code _file}, {@code _spec_id}) the stock reader takes from the task instead of the file,
+ * or the default of a column the file lacks; below a struct, null where the struct is.
  * The value is in Flink's internal representation, as Iceberg's {@code RowDataUtil.convertConstant}
  * gives it; the getter matching the column's type is the one Flink calls.
  */
@@ -25,9 +27,17 @@ final class ConstantVector implements BooleanColumnVector, ByteColumnVector, Sho
         BytesColumnVector {
     private final Object value;
     private final Bytes bytes;
+    /** The struct holding the column, or {@code null} for a top-level column. */
+    private final ColumnVector struct;
 
     ConstantVector(Object value) {
+        this(value, null);
+    }
+
+    /** A field of {@code struct} holding {@code value} wherever the struct is not null. */
+    ConstantVector(Object value, ColumnVector struct) {
         this.value = value;
+        this.struct = struct;
         byte[] b = switch (value) {
             case StringData s -> s.toBytes();
             case byte[] array -> array;
@@ -38,7 +48,7 @@ final class ConstantVector implements BooleanColumnVector, ByteColumnVector, Sho
 
     @Override
     public boolean isNullAt(int i) {
-        return value == null;
+        return value == null || struct != null && struct.isNullAt(i);
     }
 
     @Override

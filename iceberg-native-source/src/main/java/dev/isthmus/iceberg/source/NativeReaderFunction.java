@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * replacement of its {@code RowDataReaderFunction}, with the same results and the same split
  * positions. Each file scan task of a split is read by the native decoder when it can be, and
  * otherwise by Iceberg's stock reader (equality deletes on columns it cannot hash, ORC and Avro,
- * encrypted files, the {@code _partition} metadata column, defaults of nested fields, types or
+ * encrypted files, the {@code _partition} metadata column, defaults of nested types, types or
  * files the decoder refuses, and every task when the native library cannot load in this JVM); in
  * strict mode such a task fails the read instead.
  *
@@ -125,9 +125,10 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     }
 
     /**
-     * Why the projection's defaults need the stock reader: the native reader supplies defaults as
-     * whole top-level columns only. Refuses a column of Iceberg's {@code unknown} type, which
-     * Iceberg's own reader cannot read either: its Flink type, NULL, has no serializer.
+     * Why the projection's defaults need the stock reader: the native reader supplies defaults of
+     * primitive fields only, as whole top-level columns or within their structs. Refuses a column
+     * of Iceberg's {@code unknown} type, which Iceberg's own reader cannot read either: its Flink
+     * type, NULL, has no serializer.
      *
      * @return the reason, or {@code null} when the native reader can supply every default
      */
@@ -140,7 +141,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                         + " no serializer for its NULL type): leave it out of the projection");
             }
             boolean topLevel = readSchema.columns().stream().anyMatch(c -> c.fieldId() == field.fieldId());
-            if (reason == null && field.initialDefault() != null && (!topLevel || !field.type().isPrimitiveType())) {
+            if (reason == null && field.initialDefault() != null && !field.type().isPrimitiveType()) {
                 reason = (topLevel ? "the nested column " : "the nested field ")
                         + readSchema.findColumnName(field.fieldId()) + " has a default value";
             }

@@ -31,6 +31,7 @@ import org.apache.iceberg.flink.data.RowDataUtil;
 import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.mapping.NameMapping;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
@@ -44,6 +45,8 @@ import org.apache.iceberg.types.Types;
  *       {@code _spec_id}) are constant vectors, whatever the file holds, as in Iceberg's readers;
  *       the row-lineage columns ({@code _row_id}, {@code _last_updated_sequence_number}) are
  *       decoded and filled in from the data file's first row id and sequence number ({@link RowLineage});
+ *       fields the file lacks that have an initial default read it: top-level ones as constant
+ *       vectors, nested ones filled into their structs ({@link NestedDefaults});
  *   <li>when the task's residual filter is not trivially true, row groups its statistics or,
  *       where every value is dictionary-encoded, its dictionaries rule out are skipped (as
  *       Iceberg's Parquet reader skips them) and rows are filtered with the source's filters, as
@@ -80,6 +83,10 @@ final class NativeTaskReader implements TaskReader {
     private final FlinkSourceFilter rowFilter;
     /** {@code null} for rows of the read schema. */
     private final NestedProjection nested;
+    /** Defaults of nested fields the file lacks, or {@code null} if it lacks none. */
+    private final NestedDefaults defaults;
+    /** Per projected column decoded whole: its whole type and the projection's; else {@code null}. */
+    private final Type[][] pruned;
     private final RecordLimiter limiter;
     private final NativeReaderMetrics metrics;
     /** {@code null} for columnar rows. */
@@ -98,8 +105,9 @@ final class NativeTaskReader implements TaskReader {
     private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
             ColumnVector[] constants, int[] scanColumn, RowLineage[] lineage, RowPositions positions,
             PositionDeletes deletes, EqualityDeletes equalityDeletes, Map<Integer, Integer> keyColumns,
-            FlinkSourceFilter rowFilter, NestedProjection nested, RecordLimiter limiter, NativeReaderMetrics metrics,
-            BinaryRowBuffers binaryRows, long rowsInGroups, long skip, long emitted) {
+            FlinkSourceFilter rowFilter, NestedProjection nested, NestedDefaults defaults, Type[][] pruned,
+            RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows, long rowsInGroups,
+            long skip, long emitted) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
         this.file = file;
@@ -113,6 +121,8 @@ final class NativeTaskReader implements TaskReader {
         this.keyColumns = keyColumns;
         this.rowFilter = rowFilter;
         this.nested = nested;
+        this.defaults = defaults;
+        this.pruned = pruned;
         this.limiter = limiter;
         this.metrics = metrics;
         this.binaryRows = binaryRows;
@@ -150,6 +160,9 @@ final class NativeTaskReader implements TaskReader {
             ColumnVector[] constantColumns = new ColumnVector[projected.size()];
             int[] scanColumn = new int[projected.size()];
             RowLineage[] lineage = new RowLineage[projected.size()];
+            Type[][] prunedColumns = new Type[projected.size()][];
+            Set<Integer> fileIds = new java.util.HashSet<>();
+            columns.forEach(c -> fileIds.add(c.fieldId()));
             List<Types.NestedField> fromFile = new ArrayList<>();
             for (int i = 0; i < projected.size(); i++) {
                 Types.NestedField field = projected.get(i);
@@ -183,13 +196,22 @@ final class NativeTaskReader implements TaskReader {
                             field.initialDefault()));
                     scanColumn[i] = CONSTANT;
                 } else {
+                    Types.NestedField read = field;
                     if (byName && field.type().isNestedType()) {
-                        requireSameLeaves(columns, field);
+                        // Decoded as the table has it (its fields matched by position), then pruned.
+                        Types.NestedField whole = tableSchema.findField(id);
+                        if (whole != null && !whole.type().equals(field.type())
+                                && PrunedStructs.supports(whole.type(), field.type())) {
+                            read = whole;
+                            prunedColumns[i] = new Type[] {whole.type(), field.type()};
+                        }
+                        requireSameLeaves(columns, read);
                     }
                     scanColumn[i] = fromFile.size();
-                    fromFile.add(field);
+                    fromFile.add(read);
                 }
             }
+            NestedDefaults defaults = NestedDefaults.of(fromFile, fileIds::contains);
             Map<Integer, Integer> keyColumns = keyColumns(equalityDeletes, fromFile, constants, columns);
             boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
             // Either way the position to resume at counts selected rows, not the file's.
@@ -236,8 +258,8 @@ final class NativeTaskReader implements TaskReader {
                 metrics.equalityDeletes(equalityDeletes.files(), equalityDeletes.keys(), equalityDeletes.cacheHits());
                 RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
                 return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, lineage,
-                        positions, deletes, equalityDeletes, keyColumns, rowFilter, nested, limiter, metrics,
-                        binaryRows, selecting ? -1 : rows, selecting ? recordOffset : 0, recordOffset);
+                        positions, deletes, equalityDeletes, keyColumns, rowFilter, nested, defaults, prunedColumns,
+                        limiter, metrics, binaryRows, selecting ? -1 : rows, selecting ? recordOffset : 0, recordOffset);
             } catch (RuntimeException e) {
                 closeAfter(e, scan);
                 throw e;
@@ -282,11 +304,11 @@ final class NativeTaskReader implements TaskReader {
 
     /**
      * Requires the file's column for the nested {@code field}, if it has one, to hold exactly the
-     * projection's leaves of it, in order, for a file read through a name mapping: the decoder
-     * matches the fields of such a file's structs by position (it matches them by id in files
-     * that have ids), while Iceberg matches them by mapped name, so a file whose nested fields
-     * were reordered, renamed away, replaced or left out of the projection is left to Iceberg's
-     * reader.
+     * field's leaves, in order, for a file read through a name mapping: the decoder matches the
+     * fields of such a file's structs by position (it matches them by id in files that have ids),
+     * while Iceberg matches them by mapped name, so a file whose nested fields were reordered,
+     * renamed away or replaced is left to Iceberg's reader. (A projection of some of the fields
+     * decodes the table's whole column and prunes it, {@link PrunedStructs}.)
      *
      * @throws UnsupportedOperationException if the file's leaves under the column differ
      */
@@ -499,14 +521,15 @@ final class NativeTaskReader implements TaskReader {
      * batch's first row is at {@code firstPosition} in the file.
      */
     private VectorizedColumnBatch columns(ArrowColumnarBatch batch, long firstPosition) {
-        ColumnVector[] decoded = batch.batch().columns;
+        ColumnVector[] decoded = defaults == null ? batch.batch().columns : defaults.fill(batch.batch().columns);
         ColumnVector[] all = new ColumnVector[scanColumn.length];
         for (int i = 0; i < all.length; i++) {
             all[i] = switch (scanColumn[i]) {
                 case CONSTANT -> constants[i];
                 case POSITION -> new PositionVector(firstPosition);
-                default -> lineage[i] == null ? decoded[scanColumn[i]]
-                        : lineage[i].over(decoded[scanColumn[i]], firstPosition);
+                default -> lineage[i] != null ? lineage[i].over(decoded[scanColumn[i]], firstPosition)
+                        : pruned[i] != null ? PrunedStructs.prune(decoded[scanColumn[i]], pruned[i][0], pruned[i][1])
+                        : decoded[scanColumn[i]];
             };
         }
         return batch.withColumns(all);

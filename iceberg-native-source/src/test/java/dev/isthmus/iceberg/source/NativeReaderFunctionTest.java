@@ -936,10 +936,69 @@ class NativeReaderFunctionTest {
                 Types.NestedField.optional("note").withId(1_000).ofType(Types.StringType.get())
                         .withInitialDefault(Literal.of("none")).build())).commit();
         assertTrue(assertSameAsStock(table, table.schema().select("id", "detail"), List.of(), 2) > 0,
-                "a default inside a struct takes the stock reader");
+                "a default inside a struct the file lacks takes the stock reader");
         NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class, () -> ReadResults.read(
                 strictReader(table), plan(table, null, List.of()).getFirst(), FlinkSchemaUtil.convert(table.schema())));
-        assertTrue(e.getMessage().contains("the nested field detail.note has a default value"), e.getMessage());
+        assertTrue(e.getMessage().contains("the nested field detail.note has a default value and the file holds"
+                + " nothing of its struct detail"), e.getMessage());
+    }
+
+    /**
+     * Format v3 fields added with initial defaults to a struct, to the structs of a list's
+     * elements and to those of a map's values: older files hold the structs but not the fields,
+     * and read the defaults natively where the struct is not null, as the stock reader does.
+     */
+    @Test
+    void fieldsAddedToStructsWithDefaultsReadTheDefaults() {
+        Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "info", Types.StructType.of(
+                        Types.NestedField.optional(3, "city", Types.StringType.get()),
+                        Types.NestedField.optional(4, "zip", Types.IntegerType.get()),
+                        Types.NestedField.optional(5, "note", Types.StringType.get()))),
+                Types.NestedField.optional(6, "items", Types.ListType.ofOptional(7, Types.StructType.of(
+                        Types.NestedField.optional(8, "name", Types.StringType.get()),
+                        Types.NestedField.optional(9, "qty", Types.IntegerType.get())))));
+        Table table = new TestTables(dir).create("struct_defaults", schema, PartitionSpec.unpartitioned(),
+                withFormatV3(SMALL_ROW_GROUPS));
+        TestTables.append(table, structRecords(table.schema(), 0, 1_500));
+        table.updateSchema().addColumn("info", "country", Types.StringType.get(), Literal.of("NO"))
+                .addColumn("items.element", "price", Types.LongType.get(), Literal.of(250L)).commit();
+        List<Record> later = structRecords(table.schema(), 1_500, 1_000);
+        for (Record r : later) {
+            if (r.getField("info") instanceof Record info) {
+                info.setField("country", (Long) r.getField("id") % 3 == 0 ? null : "c" + r.getField("id"));
+            }
+            if (r.getField("items") instanceof List<?> items) {
+                items.forEach(item -> ((Record) item).setField("price", (Long) r.getField("id")));
+            }
+        }
+        TestTables.append(table, later);
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
+        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "info.country", "info.zip",
+                "items.element.price", "items.element.name"), List.of(Expressions.lessThan("id", 1_700L)), 1));
+        // Without another field of the struct, nothing in the file tells where it is null: Iceberg's
+        // reader then fills the default into every row, and the native one leaves such a file to it.
+        Schema countryOnly = table.schema().select("id", "info.country");
+        assertTrue(assertSameAsStock(table, countryOnly, List.of(), 1) > 0);
+        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class, () -> {
+            for (IcebergSourceSplit split : plan(table, countryOnly, List.of())) {
+                ReadResults.read(strictReader(table, countryOnly), split, FlinkSchemaUtil.convert(countryOnly));
+            }
+        });
+        assertTrue(e.getMessage().contains("the nested field info.country has a default value and the file holds"
+                + " nothing of its struct info"), e.getMessage());
+
+        // The stock reader, which the native one matched, gives older rows the defaults.
+        List<Object> first = null;
+        for (IcebergSourceSplit split : plan(table, null, List.of())) {
+            for (Emitted row : ReadResults.read(strictReader(table), split, FlinkSchemaUtil.convert(table.schema()))) {
+                if (row.values().getFirst().equals(1L)) {
+                    first = row.values();
+                }
+            }
+        }
+        assertEquals("NO", ((List<?>) first.get(1)).get(3), "row 1's info.country");
+        assertEquals(250L, ((List<?>) ((List<?>) first.get(2)).getFirst()).get(2), "row 1's first item's price");
     }
 
     private static ReaderFunction<RowData> strictReader(Table table) {
@@ -1046,6 +1105,8 @@ class NativeReaderFunctionTest {
         assertEquals(0, assertSameAsStock(table, table.schema().select("id", "score", "info"),
                 List.of(Expressions.greaterThan("id", 3_000L), Expressions.notNull("score")), 1));
         assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "row groups pruned by their mapped statistics");
+        // Some of a struct's fields: the column is decoded whole, its fields matched by position, then pruned.
+        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "info.zip"), List.of(), 2));
 
         table.updateSchema().renameColumn("name", "label").addColumn("extra", Types.LongType.get()).commit();
         List<Record> later = new ArrayList<>();
