@@ -23,7 +23,9 @@ public final class ArrowVectors {
      * @param arrayElements the vector holds the elements of a list or the keys or values of a
      *     map, which Flink reads through {@code ColumnarArrayData}. Its {@code getBinary} copies
      *     {@code [offset, len)} of a {@code Bytes} instead of {@code [offset, offset + len)}, so
-     *     byte strings there must come as whole arrays at offset 0.
+     *     binary values there must come as whole arrays at offset 0. Its {@code getString} honours
+     *     the offset, and Flink reads character strings only through it, so those share the
+     *     batch's heap copy as top-level strings do.
      */
     private static ColumnVector of(ArrowArrayView view, long inheritedOffset, boolean arrayElements) {
         long offset = view.offset() + inheritedOffset;
@@ -55,7 +57,7 @@ public final class ArrowVectors {
             };
             case ArrowType.Timestamp t -> new ValueVectors.Timestamps(validity, view.buffer(1), offset, t.unit());
             case ArrowType.Utf8 u -> new ValueVectors.VariableBytes(validity, view.buffer(1), view.buffer(2), offset,
-                    u.large(), arrayElements);
+                    u.large(), false);
             case ArrowType.Binary b -> new ValueVectors.VariableBytes(validity, view.buffer(1), view.buffer(2), offset,
                     b.large(), arrayElements);
             case ArrowType.FixedSizeBinary w -> new ValueVectors.FixedBytes(validity, view.buffer(1), offset,

@@ -75,8 +75,8 @@ final class ValueVectors {
      * (one bulk copy instead of one allocation and copy per value), and with 32-bit offsets the
      * offsets too; later reads are views, their offsets read from the heap, and each checks once
      * that the batch is open, so a read after its close still throws. With {@code eachValue},
-     * every read copies just its value instead (see {@code ArrowVectors}: array elements must
-     * start at offset 0).
+     * every read copies just its value instead (see {@code ArrowVectors}: binary array elements
+     * must start at offset 0).
      */
     static final class VariableBytes extends ValidityVector implements BytesColumnVector {
         final MemorySegment offsets;
