@@ -3,20 +3,27 @@
 //!
 //! A *slot* is one element of an Arrow array at some level of nesting. At the
 //! top, each row is a slot; a list's element slots are found inside its own
-//! slots. Slots are described as ranges of level entries of one leaf (the
-//! first leaf below the node, whose levels carry every ancestor's structure):
+//! slots. A node's slots are read from the levels of one leaf (the first below
+//! the node, whose levels carry every ancestor's structure), and each slot
+//! *starts* at one of its level entries:
 //!
-//! - top-level slots start at entries with repetition level 0;
-//! - a list slot `[s, e)` holds elements if `def[s]` reaches the list's element
-//!   level; its elements start at `s` and at every entry of `[s, e)` whose
-//!   repetition level is the list's;
-//! - a slot is non-null if `def[s]` reaches the node's own level;
-//! - a leaf's slots are single entries, and its valid slots take the leaf's
-//!   dense values in order.
+//! - the slots of a node below no list start at the entries with repetition
+//!   level 0 (every entry, in a column without repetition);
+//! - the slots of a node inside lists are the elements of the innermost list:
+//!   they start at the entries whose repetition level is at most that list's
+//!   and whose definition level reaches its element level (a lower definition
+//!   level means that the list, or an ancestor, is null or empty, so the entry
+//!   holds no element; a higher repetition level continues an element);
+//! - a slot is non-null if the definition level of its first entry reaches the
+//!   node's own level;
+//! - a list slot's elements are the element starts from its own start up to the
+//!   next slot's;
+//! - a leaf's valid slots take the leaf's dense values in order.
 //!
-//! A column without repetition has one slot per entry, and a flat leaf skips
-//! the slot lists: its validity comes straight from the definition levels, and
-//! without nulls its values buffer is the array's as decoded.
+//! So every node is one pass over its leaf's levels, whatever the depth: no
+//! slot lists are built, and a column without repetition takes its validity
+//! straight from the definition levels (without nulls, its values buffer is the
+//! array's as decoded).
 
 use crate::arrow::bitmap::bitmap_len;
 use crate::arrow::buffer::{Buffer, NativeType};
@@ -26,9 +33,6 @@ use crate::parquet::column::{LeafBatch, Output};
 
 use super::nulls::null_array;
 use super::tree::{ArrowNode, NodeKind};
-
-/// Level-entry ranges `[start, end)` of one leaf.
-type Slots = Vec<(usize, usize)>;
 
 /// The batches of a batch's leaves, by column index.
 pub struct Leaves<'a> {
@@ -62,7 +66,7 @@ impl<'a> Leaves<'a> {
 
 /// The array of `node` for the rows its leaves read; takes their values.
 pub fn assemble(node: &ArrowNode, leaves: &mut Leaves<'_>) -> Result<ArrayData> {
-    build(node, &mut Vec::new(), leaves)
+    build(node, None, leaves)
 }
 
 fn disagree(what: impl std::fmt::Display) -> Error {
@@ -71,32 +75,35 @@ fn disagree(what: impl std::fmt::Display) -> Error {
     ))
 }
 
-/// `lists` holds (element level, repetition level) of the lists above `node`.
-fn build(
-    node: &ArrowNode,
-    lists: &mut Vec<(i16, i16)>,
-    leaves: &mut Leaves<'_>,
-) -> Result<ArrayData> {
+/// Which level entries start a node's slots (see the module's description).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Starts {
+    /// Every entry: the node is below no list and its leaf has no repetition.
+    Every,
+    /// The entries whose repetition level is at most `rep` and whose definition
+    /// level is at least `def`.
+    Where { def: i16, rep: i16 },
+}
+
+/// `list` is the (element level, repetition level) of the innermost list above
+/// `node`, if any.
+fn build(node: &ArrowNode, list: Option<(i16, i16)>, leaves: &mut Leaves<'_>) -> Result<ArrayData> {
     let column = node
         .first_column()
         .ok_or_else(|| Error::internal("a node without leaves"))?;
     let batch = leaves.get(column)?;
-    let slots = (!lists.is_empty() || !batch.rep.is_empty()).then(|| slots_for(batch, lists));
-    let slots = slots.transpose()?;
-    let len = slots.as_ref().map_or(batch.entries, Vec::len);
-    let def_at = |s: usize| batch.def.get(s).copied().unwrap_or(0);
+    let starts = match list {
+        Some((def, rep)) => Starts::Where { def, rep },
+        None if batch.rep.is_empty() => Starts::Every,
+        None => Starts::Where { def: 0, rep: 0 },
+    };
     if let NodeKind::Leaf { conversion, .. } = &node.kind {
         let output = conversion.output();
-        return leaf(node, output, leaves.get_mut(column)?, slots.as_deref());
+        return leaf(node, output, leaves.get_mut(column)?, starts);
     }
-    let (validity, null_count) = if node.field.nullable && !batch.def.is_empty() {
-        match &slots {
-            Some(slots) => bitmap(slots.iter().map(|&(s, _)| def_at(s) >= node.def_level), len)?,
-            None => bitmap(batch.def.iter().map(|&d| d >= node.def_level), len)?,
-        }
-    } else {
-        (None, 0)
-    };
+    let levels = Levels::new(batch, starts)?;
+    let slots = levels.slots(node.def_level, node.field.nullable)?;
+    let len = slots.len;
     match &node.kind {
         NodeKind::Leaf { .. } => Err(Error::internal("leaves are built above")),
         NodeKind::Missing => Err(Error::internal("a missing field has no levels of its own")),
@@ -105,7 +112,7 @@ fn build(
             for child in children {
                 let array = match child.kind {
                     NodeKind::Missing => null_array(&child.field, len)?,
-                    _ => build(child, lists, leaves)?,
+                    _ => build(child, list, leaves)?,
                 };
                 if array.len != len {
                     return Err(disagree(format_args!(
@@ -119,8 +126,8 @@ fn build(
                 data_type: node.field.data_type.clone(),
                 len,
                 offset: 0,
-                null_count,
-                validity,
+                null_count: slots.nulls,
+                validity: slots.validity,
                 buffers: vec![],
                 children: arrays,
                 dictionary: None,
@@ -131,29 +138,8 @@ fn build(
             element_def,
             rep_level,
         } => {
-            let slots = match slots {
-                Some(slots) => slots,
-                None => (0..len).map(|i| (i, i + 1)).collect(),
-            };
-            let mut offsets = MutableBuffer::with_capacity((len + 1) * 4)?;
-            let mut total = 0usize;
-            offsets.push(0i32)?;
-            for &(s, e) in &slots {
-                if def_at(s) >= *element_def {
-                    let more = batch.rep.get(s + 1..e).unwrap_or_default();
-                    total += 1 + more.iter().filter(|&&r| r == *rep_level).count();
-                }
-                let end = i32::try_from(total).map_err(|_| {
-                    Error::unsupported(
-                        "a batch's list holds more than 2^31 elements; use a smaller batch size",
-                    )
-                })?;
-                offsets.push(end)?;
-            }
-            lists.push((*element_def, *rep_level));
-            let child = build(element, lists, leaves);
-            lists.pop();
-            let child = child?;
+            let (offsets, total) = levels.offsets(len, *element_def, *rep_level)?;
+            let child = build(element, Some((*element_def, *rep_level)), leaves)?;
             if child.len != total {
                 return Err(disagree(format_args!(
                     "'{}' has {} elements where its list has {total}",
@@ -164,9 +150,9 @@ fn build(
                 data_type: node.field.data_type.clone(),
                 len,
                 offset: 0,
-                null_count,
-                validity,
-                buffers: vec![offsets.freeze()],
+                null_count: slots.nulls,
+                validity: slots.validity,
+                buffers: vec![offsets],
                 children: vec![child],
                 dictionary: None,
             })
@@ -174,87 +160,235 @@ fn build(
     }
 }
 
-/// The slots of a node below `lists`, in the entries of `batch`'s leaf.
-fn slots_for(batch: &LeafBatch, lists: &[(i16, i16)]) -> Result<Slots> {
-    let entries = batch.entries;
-    let mut slots: Slots = if batch.rep.is_empty() {
-        (0..entries).map(|i| (i, i + 1)).collect()
-    } else {
-        let starts: Vec<usize> = (0..entries).filter(|&i| batch.rep[i] == 0).collect();
-        starts
-            .iter()
-            .enumerate()
-            .map(|(k, &s)| (s, starts.get(k + 1).copied().unwrap_or(entries)))
-            .collect()
-    };
-    for &(element_def, rep_level) in lists {
-        let mut elements = Vec::with_capacity(slots.len());
-        for &(s, e) in &slots {
-            if batch.def.get(s).copied().unwrap_or(0) < element_def {
-                continue;
-            }
-            let mut start = s;
-            for i in s + 1..e {
-                if batch.rep.get(i).copied().unwrap_or(0) <= rep_level {
-                    elements.push((start, i));
-                    start = i;
-                }
-            }
-            elements.push((start, e));
-        }
-        slots = elements;
-    }
-    Ok(slots)
+/// A node's slots in one batch: how many, and which are null.
+#[derive(Debug)]
+struct Slots {
+    len: usize,
+    /// None when no slot is null.
+    validity: Option<Buffer>,
+    nulls: usize,
 }
 
-/// A validity bitmap of `len` bits, or None if every bit is set, with the
-/// number of clear bits.
-fn bitmap(bits: impl Iterator<Item = bool>, len: usize) -> Result<(Option<Buffer>, usize)> {
-    let mut buffer = MutableBuffer::with_capacity(bitmap_len(len))?;
-    buffer.extend_zeros(bitmap_len(len))?;
-    let bytes = buffer.as_mut_slice();
-    let mut set = 0;
-    for (i, bit) in bits.take(len).enumerate() {
-        bytes[i / 8] |= u8::from(bit) << (i % 8);
-        set += usize::from(bit);
+/// The levels of a node's first leaf, checked to cover its entries, and
+/// which of them start the node's slots.
+struct Levels<'a> {
+    /// Empty for [`Starts::Every`] when every entry is defined.
+    def: &'a [i16],
+    /// Empty for [`Starts::Every`].
+    rep: &'a [i16],
+    entries: usize,
+    starts: Starts,
+}
+
+impl<'a> Levels<'a> {
+    fn new(batch: &'a LeafBatch, starts: Starts) -> Result<Levels<'a>> {
+        let entries = batch.entries;
+        let covered = match starts {
+            Starts::Every => batch.def.is_empty() || batch.def.len() == entries,
+            Starts::Where { .. } => batch.def.len() == entries && batch.rep.len() == entries,
+        };
+        if !covered {
+            return Err(Error::internal(format!(
+                "a leaf batch of {entries} entries holds {} definition and {} repetition levels",
+                batch.def.len(),
+                batch.rep.len()
+            )));
+        }
+        Ok(Levels {
+            def: &batch.def,
+            rep: &batch.rep,
+            entries,
+            starts,
+        })
     }
-    let nulls = len - set;
-    Ok(((nulls > 0).then(|| buffer.freeze()), nulls))
+
+    /// The slots, and with `nullable` their validity: non-null where the
+    /// definition level of the slot's start reaches `level`.
+    fn slots(&self, level: i16, nullable: bool) -> Result<Slots> {
+        match self.starts {
+            Starts::Every if !nullable || self.def.is_empty() => Ok(Slots {
+                len: self.entries,
+                validity: None,
+                nulls: 0,
+            }),
+            Starts::Every => entry_bitmap(self.def, level),
+            Starts::Where { def, rep } if !nullable => Ok(Slots {
+                len: self.count(def, rep),
+                validity: None,
+                nulls: 0,
+            }),
+            Starts::Where { def, rep } => start_bitmap(self.def, self.rep, (def, rep), level),
+        }
+    }
+
+    /// How many entries have a repetition level at most `rep` and a definition
+    /// level at least `def`.
+    fn count(&self, def: i16, rep: i16) -> usize {
+        self.rep
+            .iter()
+            .zip(self.def)
+            .map(|(&r, &d)| usize::from((r <= rep) & (d >= def)))
+            .sum()
+    }
+
+    /// The `len + 1` offsets of a list whose `len` slots start here and whose
+    /// elements start at the entries with a repetition level at most `rep` and
+    /// a definition level at least `def`; and how many elements there are.
+    fn offsets(&self, len: usize, def: i16, rep: i16) -> Result<(Buffer, usize)> {
+        let Starts::Where {
+            def: slot_def,
+            rep: slot_rep,
+        } = self.starts
+        else {
+            return Err(Error::internal(
+                "a list whose leaf has no repetition levels",
+            ));
+        };
+        if i32::try_from(self.entries).is_err() {
+            return Err(Error::unsupported(
+                "a batch's list holds more than 2^31 elements; use a smaller batch size",
+            ));
+        }
+        let mut buffer = MutableBuffer::with_capacity((len + 1) * 4)?;
+        buffer.extend_zeros((len + 1) * 4)?;
+        let offsets = buffer.typed_mut::<i32>();
+        let (mut slot, mut total) = (0usize, 0i32);
+        // Whether the current slot holds elements, and whether an entry went
+        // on with a slot that holds none (a null or empty list, or no slot
+        // yet) or went on without an element.
+        let (mut open, mut stray) = (false, false);
+        // Written at every entry, but only the value at a slot's start stays:
+        // the slots after overwrite the rest.
+        for (&r, &d) in self.rep.iter().zip(self.def) {
+            offsets[slot.min(len)] = total;
+            // `&`, not `&&`: the levels vary at random, so branches mispredict.
+            let boundary = r <= slot_rep;
+            let element = (r <= rep) & (d >= def);
+            stray |= !boundary & (r <= rep) & !(element & open);
+            open = (boundary & element) | (!boundary & open);
+            slot += usize::from(boundary & (d >= slot_def));
+            total += i32::from(element);
+        }
+        offsets[len] = total;
+        if stray {
+            return Err(disagree(
+                "an entry adds an element to a list that is null or empty, or adds none",
+            ));
+        }
+        Ok((buffer.freeze(), total as usize))
+    }
+}
+
+/// Bits per bitmap word.
+const WORD: usize = 64;
+
+/// The slot validity of every entry: non-null where the definition level
+/// reaches `level`. Packed a word at a time, which the compiler vectorises.
+fn entry_bitmap(def: &[i16], level: i16) -> Result<Slots> {
+    let mut buffer = zeroed_words(def.len())?;
+    let words = buffer.typed_mut::<u64>();
+    let pack = |chunk: &[i16]| {
+        chunk
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (j, &d)| w | (u64::from(d >= level) << j))
+    };
+    let chunks = def.chunks_exact(WORD);
+    let tail = chunks.remainder();
+    let mut at = 0;
+    for (word, chunk) in words.iter_mut().zip(chunks) {
+        *word = pack(chunk);
+        at += 1;
+    }
+    if let Some(word) = words.get_mut(at) {
+        *word = pack(tail);
+    }
+    Ok(finish_bitmap(buffer, def.len()))
+}
+
+/// The slot validity of the entries that start slots (repetition level at
+/// most `starts.1`, definition level at least `starts.0`): non-null where the
+/// definition level reaches `level`. Branch-free: a bit is added at every
+/// entry, and the position advances only at starts.
+fn start_bitmap(def: &[i16], rep: &[i16], starts: (i16, i16), level: i16) -> Result<Slots> {
+    let (start_def, start_rep) = starts;
+    let mut buffer = zeroed_words(def.len())?;
+    let words = buffer.typed_mut::<u64>();
+    let (mut at, mut word, mut bits) = (0usize, 0u64, 0usize);
+    for (&r, &d) in rep.iter().zip(def) {
+        // `&`, not `&&`: the levels vary at random, so branches mispredict.
+        let start = (r <= start_rep) & (d >= start_def);
+        word |= u64::from(start & (d >= level)) << bits;
+        bits += usize::from(start);
+        if bits == WORD {
+            if let Some(slot) = words.get_mut(at) {
+                *slot = word;
+            }
+            (at, word, bits) = (at + 1, 0, 0);
+        }
+    }
+    if let Some(slot) = words.get_mut(at) {
+        *slot = word;
+    }
+    Ok(finish_bitmap(buffer, at * WORD + bits))
+}
+
+/// Zeroed whole words for a bitmap of up to `bits` bits.
+fn zeroed_words(bits: usize) -> Result<MutableBuffer> {
+    let bytes = bits.div_ceil(WORD) * 8;
+    let mut buffer = MutableBuffer::with_capacity(bytes)?;
+    buffer.extend_zeros(bytes)?;
+    Ok(buffer)
+}
+
+/// The slots of a bitmap whose first `len` bits are written (the rest clear).
+fn finish_bitmap(mut buffer: MutableBuffer, len: usize) -> Slots {
+    let set: usize = buffer
+        .typed::<u64>()
+        .iter()
+        .map(|w| w.count_ones() as usize)
+        .sum();
+    buffer.truncate(bitmap_len(len));
+    let nulls = len.saturating_sub(set);
+    Slots {
+        len,
+        validity: (nulls > 0).then(|| buffer.freeze()),
+        nulls,
+    }
 }
 
 /// A leaf's array: its slots' validity, and its dense values spread over the
-/// valid slots.
+/// valid slots. A leaf's validity does not depend on its field's nullability:
+/// a required field is null below a null ancestor.
 fn leaf(
     node: &ArrowNode,
     output: Output,
     batch: &mut LeafBatch,
-    slots: Option<&[(usize, usize)]>,
+    starts: Starts,
 ) -> Result<ArrayData> {
-    let max_def = node.def_level;
-    let len = slots.map_or(batch.entries, <[_]>::len);
+    let levels = Levels::new(batch, starts)?;
+    let slots = match starts {
+        // Without nulls the bitmap is not even computed.
+        Starts::Every if batch.count == batch.entries => Slots {
+            len: batch.entries,
+            validity: None,
+            nulls: 0,
+        },
+        _ => levels.slots(node.def_level, true)?,
+    };
+    let len = slots.len;
     if node.field.data_type == DataType::Null {
         return null_leaf(node, batch, len);
     }
-    let (validity, null_count) = match slots {
-        // Without nulls the bitmap is not even computed.
-        None if batch.def.is_empty() || batch.count == len => (None, 0),
-        None => bitmap(batch.def.iter().map(|&d| d >= max_def), len)?,
-        Some(slots) => bitmap(
-            slots
-                .iter()
-                .map(|&(s, _)| batch.def.get(s).is_some_and(|&d| d >= max_def)),
-            len,
-        )?,
-    };
-    if len - null_count != batch.count {
+    if len - slots.nulls != batch.count {
         return Err(disagree(format_args!(
             "column '{}' has {} values for {} non-null slots",
             node.field.name,
             batch.count,
-            len - null_count
+            len - slots.nulls
         )));
     }
-    let valid = validity.as_ref().map(Buffer::as_slice);
+    let valid = slots.validity.as_ref().map(Buffer::as_slice);
     let (mut values, mut offsets) = batch.take_values();
     let dictionary = batch.dictionary.take();
     let mut data_type = node.field.data_type.clone();
@@ -288,8 +422,8 @@ fn leaf(
         data_type,
         len,
         offset: 0,
-        null_count,
-        validity,
+        null_count: slots.nulls,
+        validity: slots.validity,
         buffers,
         children: vec![],
         dictionary: dictionary.map(Box::new),
@@ -313,6 +447,8 @@ fn is_set(bits: &[u8], i: usize) -> bool {
 
 /// Spreads `count` dense values over `len` slots, valid ones per `valid`
 /// (all of them when None), in place from the back; null slots read 0.
+/// Every slot is written with a select rather than a branch, since nulls
+/// scattered at random would mispredict one.
 fn spread_fixed<T: NativeType + Default>(
     values: &mut MutableBuffer,
     valid: Option<&[u8]>,
@@ -323,18 +459,17 @@ fn spread_fixed<T: NativeType + Default>(
     values.extend_zeros((len - count) * width)?;
     let Some(valid) = valid else { return Ok(()) };
     let slots = values.typed_mut::<T>();
+    // `src` counts the valid slots up to `i`, so it never passes `i`.
     let mut src = count;
     for i in (0..len).rev() {
         if src == i + 1 {
             // Every slot before is valid and already in place.
             break;
         }
-        if is_set(valid, i) {
-            src -= 1;
-            slots[i] = slots[src];
-        } else {
-            slots[i] = T::default();
-        }
+        let set = is_set(valid, i);
+        src = src.saturating_sub(usize::from(set));
+        let value = slots.get(src).copied().unwrap_or_default();
+        slots[i] = if set { value } else { T::default() };
     }
     Ok(())
 }
@@ -380,10 +515,15 @@ fn spread_offsets(
     // after it was overwritten.
     let mut src = count;
     for i in (0..len).rev() {
-        slots[i + 1] = slots[src];
-        if is_set(valid, i) {
-            src -= 1;
+        if src == i + 1 {
+            // The offsets up to here are the dense ones, in place.
+            break;
         }
+        let offset = slots.get(src).copied().unwrap_or_default();
+        if let Some(slot) = slots.get_mut(i + 1) {
+            *slot = offset;
+        }
+        src = src.saturating_sub(usize::from(is_set(valid, i)));
     }
     Ok(())
 }
@@ -412,6 +552,9 @@ fn pack_booleans(dense: &MutableBuffer, valid: Option<&[u8]>, len: usize) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arrow::Field;
+    use crate::error::Status;
+    use crate::parquet::column::Conversion;
 
     fn bits(valid: &[bool]) -> Vec<u8> {
         let mut out = vec![0u8; valid.len().div_ceil(8)];
@@ -446,18 +589,204 @@ mod tests {
     }
 
     #[test]
-    fn list_slots_follow_the_levels() {
-        // Rows: [[1, 2], null, [], [3]] of an optional list of required ints:
-        // list slot valid at def >= 1, element at def >= 2.
-        let batch = LeafBatch {
-            def: vec![2, 2, 0, 1, 2],
-            rep: vec![0, 1, 0, 0, 0],
-            entries: 5,
+    fn bitmaps_pack_whole_words_and_tails() {
+        for len in [0, 1, 63, 64, 65, 130] {
+            let def: Vec<i16> = (0..len).map(|i| (i % 3 != 1) as i16).collect();
+            let expected: Vec<bool> = def.iter().map(|&d| d >= 1).collect();
+            let nulls = expected.iter().filter(|v| !**v).count();
+            let slots = entry_bitmap(&def, 1).unwrap();
+            assert_eq!((slots.len, slots.nulls), (len, nulls));
+            let bytes = slots.validity.as_ref().map(|b| b.as_slice().to_vec());
+            assert_eq!(bytes, (nulls > 0).then(|| bits(&expected)), "len {len}");
+            // Every other entry continues a list, so only the rest are slots.
+            let rep: Vec<i16> = (0..2 * len).map(|i| (i % 2) as i16).collect();
+            let doubled: Vec<i16> = def.iter().flat_map(|&d| [d, 1]).collect();
+            let slots = start_bitmap(&doubled, &rep, (0, 0), 1).unwrap();
+            assert_eq!((slots.len, slots.nulls), (len, nulls));
+            let bytes = slots.validity.as_ref().map(|b| b.as_slice().to_vec());
+            assert_eq!(bytes, (nulls > 0).then(|| bits(&expected)), "len {len}");
+        }
+    }
+
+    fn int_leaf(name: &str, column: usize, def_level: i16, nullable: bool) -> ArrowNode {
+        ArrowNode {
+            field: Field::new(name, DataType::Int32, nullable),
+            field_id: None,
+            def_level,
+            kind: NodeKind::Leaf {
+                column,
+                conversion: Conversion::Int32,
+            },
+        }
+    }
+
+    fn struct_node(name: &str, def_level: i16, children: Vec<ArrowNode>) -> ArrowNode {
+        let fields = children.iter().map(|c| c.field.clone()).collect();
+        ArrowNode {
+            field: Field::new(name, DataType::Struct, true).with_children(fields),
+            field_id: None,
+            def_level,
+            kind: NodeKind::Struct { children },
+        }
+    }
+
+    /// An optional list at `def_level` whose elements are at `element_def`.
+    fn list_node(name: &str, def_level: i16, levels: (i16, i16), element: ArrowNode) -> ArrowNode {
+        ArrowNode {
+            field: Field::new(name, DataType::List, true)
+                .with_children(vec![element.field.clone()]),
+            field_id: None,
+            def_level,
+            kind: NodeKind::List {
+                element: Box::new(element),
+                element_def: levels.0,
+                rep_level: levels.1,
+            },
+        }
+    }
+
+    fn int_batch(def: &[i16], rep: &[i16], values: &[i32]) -> LeafBatch {
+        let mut batch = LeafBatch {
+            def: def.to_vec(),
+            rep: rep.to_vec(),
+            entries: def.len(),
+            count: values.len(),
             ..LeafBatch::default()
         };
-        let top = slots_for(&batch, &[]).unwrap();
-        assert_eq!(top, vec![(0, 2), (2, 3), (3, 4), (4, 5)]);
-        let elements = slots_for(&batch, &[(2, 1)]).unwrap();
-        assert_eq!(elements, vec![(0, 1), (1, 2), (4, 5)]);
+        batch.values.extend_from_slice(values).unwrap();
+        batch
+    }
+
+    fn run(node: &ArrowNode, batches: Vec<LeafBatch>) -> Result<ArrayData> {
+        let columns: Vec<usize> = (0..batches.len()).collect();
+        let mut batches = batches;
+        assemble(node, &mut Leaves::new(&columns, &mut batches))
+    }
+
+    fn validity(array: &ArrayData) -> Vec<bool> {
+        let bits = array.validity.as_ref().map(Buffer::as_slice);
+        (0..array.len)
+            .map(|i| bits.is_none_or(|b| is_set(b, i)))
+            .collect()
+    }
+
+    fn ints(buffer: &Buffer) -> Vec<i32> {
+        buffer
+            .as_slice()
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    /// `[[1, null], null, []]`, null, `[]`, `[[2], [null, 3]]` in an optional
+    /// list of optional lists of optional ints: nulls and empties at each level.
+    #[test]
+    fn lists_of_lists_take_their_slots_from_the_innermost_list() {
+        let inner = list_node("inner", 3, (4, 2), int_leaf("x", 0, 5, true));
+        let outer = list_node("outer", 1, (2, 1), inner);
+        let batch = int_batch(
+            &[5, 4, 2, 3, 0, 1, 5, 4, 5],
+            &[0, 2, 1, 1, 0, 0, 0, 1, 2],
+            &[1, 2, 3],
+        );
+        let array = run(&outer, vec![batch]).unwrap();
+        assert_eq!(validity(&array), [true, false, true, true]);
+        assert_eq!(ints(&array.buffers[0]), [0, 3, 3, 3, 5]);
+        let inner = &array.children[0];
+        assert_eq!(validity(inner), [true, false, true, true, true]);
+        assert_eq!(ints(&inner.buffers[0]), [0, 2, 2, 2, 3, 5]);
+        let leaf = &inner.children[0];
+        assert_eq!(validity(leaf), [true, false, true, false, true]);
+        assert_eq!(ints(&leaf.buffers[0]), [1, 0, 2, 0, 3]);
+        assert_eq!(leaf.null_count, 2);
+    }
+
+    /// `s: struct<l: list<struct<a: int, b: required int>>>` with rows
+    /// `{[{1,10}, null, {null,11}]}`, null, `{null}`, `{[]}`, `{[{2,12}]}`.
+    fn struct_list_struct() -> (ArrowNode, LeafBatch, LeafBatch) {
+        let mut b = int_leaf("b", 1, 4, false);
+        b.field.nullable = false;
+        let element = struct_node("element", 4, vec![int_leaf("a", 0, 5, true), b]);
+        let node = struct_node("s", 1, vec![list_node("l", 2, (3, 1), element)]);
+        let rep = [0, 1, 1, 0, 0, 0, 0];
+        let a = int_batch(&[5, 3, 4, 0, 1, 2, 5], &rep, &[1, 2]);
+        let b = int_batch(&[4, 3, 4, 0, 1, 2, 4], &rep, &[10, 11, 12]);
+        (node, a, b)
+    }
+
+    #[test]
+    fn structs_inside_lists_inside_structs_share_the_element_slots() {
+        let (node, a, b) = struct_list_struct();
+        let array = run(&node, vec![a, b]).unwrap();
+        assert_eq!(validity(&array), [true, false, true, true, true]);
+        let list = &array.children[0];
+        assert_eq!(validity(list), [true, false, false, true, true]);
+        assert_eq!(ints(&list.buffers[0]), [0, 3, 3, 3, 3, 4]);
+        let element = &list.children[0];
+        assert_eq!(validity(element), [true, false, true, true]);
+        let (a, b) = (&element.children[0], &element.children[1]);
+        assert_eq!(validity(a), [true, false, false, true]);
+        assert_eq!(ints(&a.buffers[0]), [1, 0, 0, 2]);
+        assert_eq!(
+            validity(b),
+            [true, false, true, true],
+            "null below a null element"
+        );
+        assert_eq!(ints(&b.buffers[0]), [10, 0, 11, 12]);
+    }
+
+    #[test]
+    fn leaves_that_disagree_about_the_slots_are_corrupt() {
+        let (node, a, _) = struct_list_struct();
+        // b's second row holds an element more than a's.
+        let b = int_batch(
+            &[4, 3, 4, 0, 4, 2, 4],
+            &[0, 1, 1, 0, 1, 0, 0],
+            &[10, 11, 0, 12],
+        );
+        let error = run(&node, vec![a, b]).unwrap_err();
+        assert_eq!(error.status(), Status::CorruptData);
+        assert_eq!(
+            error.message(),
+            "the column chunks disagree about the nesting: 'b' has 5 slots where 'element' has 4"
+        );
+        // An element continuing a null list.
+        let list = list_node("l", 1, (2, 1), int_leaf("x", 0, 3, true));
+        let batch = int_batch(&[0, 3], &[0, 1], &[7]);
+        let error = run(&list, vec![batch]).unwrap_err();
+        assert_eq!(error.status(), Status::CorruptData);
+        // An element below the element level.
+        let batch = int_batch(&[3, 1], &[0, 1], &[7]);
+        let error = run(&list, vec![batch]).unwrap_err();
+        assert_eq!(error.status(), Status::CorruptData);
+        // An inner element continuing an inner list across a null outer one.
+        let inner = list_node("inner", 3, (4, 2), int_leaf("x", 0, 5, true));
+        let outer = list_node("outer", 1, (2, 1), inner);
+        let batch = int_batch(&[5, 0, 5], &[0, 0, 2], &[1, 2]);
+        let error = run(&outer, vec![batch]).unwrap_err();
+        assert_eq!(
+            error.message(),
+            "the column chunks disagree about the nesting: an entry adds an element to a list \
+             that is null or empty, or adds none"
+        );
+    }
+
+    #[test]
+    fn flat_structs_read_validity_from_the_levels() {
+        let node = struct_node("s", 1, vec![int_leaf("x", 0, 2, true)]);
+        let def: Vec<i16> = (0..100).map(|i| [2, 1, 0, 2][i % 4]).collect();
+        let values: Vec<i32> = (0..50).collect();
+        let array = run(&node, vec![int_batch(&def, &[], &values)]).unwrap();
+        assert_eq!(array.null_count, 25);
+        assert_eq!(
+            validity(&array),
+            def.iter().map(|&d| d >= 1).collect::<Vec<_>>()
+        );
+        let x = &array.children[0];
+        assert_eq!(x.null_count, 50);
+        let expected: Vec<i32> = (0..100)
+            .map(|i| if i % 4 == 0 || i % 4 == 3 { i / 2 } else { 0 })
+            .collect();
+        assert_eq!(ints(&x.buffers[0]), expected);
     }
 }
