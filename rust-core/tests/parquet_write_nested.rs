@@ -716,3 +716,23 @@ fn nested_columns_with_offsets_round_trip() {
 fn rows_of(file: &[u8], ids: &[i32]) -> Vec<Vec<String>> {
     rows(file, scan::project(ids), Mode::Local).unwrap()
 }
+
+/// Random nested columns read in batches of a few rows as well as of more than a page: batches
+/// end inside pages and inside the blocks of levels a reader stages, and rows span pages.
+#[test]
+fn nested_columns_read_in_any_batch_size() {
+    for seed in 300..306u64 {
+        let (schema, batch, ids) = random_batch(seed, 3, 2500);
+        let expected = input_rows(&schema, &batch);
+        let settings = options(&[("write.parquet.page-row-limit", "700")]);
+        let (file, _) = write_file(&schema, &slices(&batch, 500), settings);
+        for batch_size in [1, 3, 250, 1100] {
+            let options = isthmus::parquet::scan::ScanOptions {
+                batch_size,
+                ..scan::project(&ids)
+            };
+            let got = rows(&file, options, Mode::Ranges).unwrap();
+            assert_eq!(got, expected, "seed {seed}, batches of {batch_size}");
+        }
+    }
+}

@@ -288,16 +288,9 @@ impl ColumnReader {
                         staged.rep[start]
                     ))));
             }
-            let mut end = start;
-            while end < len {
-                if staged.rep[end] == 0 {
-                    if started == rows {
-                        break;
-                    }
-                    started += 1;
-                }
-                end += 1;
-            }
+            let (taken, rows_taken) = take_rows(&staged.rep[start..len], rows - started);
+            let end = start + taken;
+            started += rows_taken;
             out.rep.extend_from_slice(&staged.rep[start..end]);
             out.def.extend_from_slice(&staged.def[start..end]);
             staged.pos = end;
@@ -350,6 +343,19 @@ impl ColumnReader {
         page.entries_left -= take;
         Ok(())
     }
+}
+
+/// The length of the longest prefix of `rep` holding at most `rows` row
+/// starts (entries of repetition level 0), and how many it holds. A block of
+/// levels is usually taken whole, which counting decides without the branch
+/// per entry that finding the cut takes.
+fn take_rows(rep: &[i16], rows: usize) -> (usize, usize) {
+    let starts = rep.iter().filter(|&&r| r == 0).count();
+    if starts <= rows {
+        return (rep.len(), starts);
+    }
+    let cut = rep.iter().enumerate().filter(|(_, &r)| r == 0).nth(rows);
+    (cut.map_or(rep.len(), |(i, _)| i), rows)
 }
 
 /// Decompresses and decodes dictionary page `raw`, naming the page in errors.
@@ -537,4 +543,21 @@ fn count_defined(mut levels: LevelDecoder<'_>, entries: usize, max_def: i16) -> 
         left -= k;
     }
     Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::take_rows;
+
+    #[test]
+    fn blocks_are_cut_before_the_row_that_does_not_fit() {
+        let rep = [0, 1, 1, 0, 0, 1];
+        assert_eq!(take_rows(&rep, 3), (6, 3), "the whole block");
+        assert_eq!(take_rows(&rep, 9), (6, 3));
+        assert_eq!(take_rows(&rep, 2), (4, 2));
+        assert_eq!(take_rows(&rep, 0), (0, 0));
+        // A block continuing the row before starts no row of its own.
+        assert_eq!(take_rows(&[1, 1, 0, 1], 0), (2, 0));
+        assert_eq!(take_rows(&[], 5), (0, 0));
+    }
 }
