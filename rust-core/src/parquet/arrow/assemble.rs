@@ -511,10 +511,21 @@ fn is_set(bits: &[u8], i: usize) -> bool {
     bits.get(i / 8).is_some_and(|b| b & (1 << (i % 8)) != 0)
 }
 
+/// Word `w` of a validity bitmap (bits `64 w` on), zero past its end.
+fn valid_word(valid: &[u8], w: usize) -> u64 {
+    let part = valid.get(w * 8..).unwrap_or_default();
+    let mut bytes = [0u8; 8];
+    let n = part.len().min(8);
+    bytes[..n].copy_from_slice(&part[..n]);
+    u64::from_le_bytes(bytes)
+}
+
 /// Spreads `count` dense values over `len` slots, valid ones per `valid`
 /// (all of them when None), in place from the back; null slots read 0.
-/// Every slot is written with a select rather than a branch, since nulls
-/// scattered at random would mispredict one.
+/// A word of valid slots moves in one copy; in the others every slot is
+/// written with a select rather than a branch, since nulls scattered at
+/// random would mispredict one. Stops where the slots before are all valid,
+/// as they are then in place.
 fn spread_fixed<T: NativeType + Default>(
     values: &mut MutableBuffer,
     valid: Option<&[u8]>,
@@ -525,17 +536,26 @@ fn spread_fixed<T: NativeType + Default>(
     values.extend_zeros((len - count) * width)?;
     let Some(valid) = valid else { return Ok(()) };
     let slots = values.typed_mut::<T>();
-    // `src` counts the valid slots up to `i`, so it never passes `i`.
-    let mut src = count;
-    for i in (0..len).rev() {
-        if src == i + 1 {
-            // Every slot before is valid and already in place.
-            break;
+    // `src` counts the valid slots before `end`, so it never passes `end`.
+    let (mut src, mut end) = (count, len);
+    while src < end {
+        let start = (end - 1) / WORD * WORD;
+        let word = valid_word(valid, start / WORD);
+        let n = end - start;
+        if word == u64::MAX >> (WORD - n) && src >= n && end <= slots.len() {
+            slots.copy_within(src - n..src, start);
+            src -= n;
+        } else {
+            for i in (start..end).rev() {
+                let set = (word >> (i - start)) & 1 == 1;
+                src = src.saturating_sub(usize::from(set));
+                let value = slots.get(src).copied().unwrap_or_default();
+                if let Some(slot) = slots.get_mut(i) {
+                    *slot = if set { value } else { T::default() };
+                }
+            }
         }
-        let set = is_set(valid, i);
-        src = src.saturating_sub(usize::from(set));
-        let value = slots.get(src).copied().unwrap_or_default();
-        slots[i] = if set { value } else { T::default() };
+        end = start;
     }
     Ok(())
 }
@@ -567,7 +587,7 @@ fn spread_bytes(
 }
 
 /// Spreads `count + 1` dense offsets over `len + 1`: a null slot repeats the
-/// offset before it.
+/// offset before it. A word at a time, as [`spread_fixed`].
 fn spread_offsets(
     offsets: &mut MutableBuffer,
     valid: Option<&[u8]>,
@@ -579,17 +599,24 @@ fn spread_offsets(
     let slots = offsets.typed_mut::<i32>();
     // Writes go to i + 1 and reads come from src <= i + 1, so nothing is read
     // after it was overwritten.
-    let mut src = count;
-    for i in (0..len).rev() {
-        if src == i + 1 {
-            // The offsets up to here are the dense ones, in place.
-            break;
+    let (mut src, mut end) = (count, len);
+    while src < end {
+        let start = (end - 1) / WORD * WORD;
+        let word = valid_word(valid, start / WORD);
+        let n = end - start;
+        if word == u64::MAX >> (WORD - n) && src >= n && end < slots.len() {
+            slots.copy_within(src + 1 - n..src + 1, start + 1);
+            src -= n;
+        } else {
+            for i in (start..end).rev() {
+                let offset = slots.get(src).copied().unwrap_or_default();
+                if let Some(slot) = slots.get_mut(i + 1) {
+                    *slot = offset;
+                }
+                src = src.saturating_sub(((word >> (i - start)) & 1) as usize);
+            }
         }
-        let offset = slots.get(src).copied().unwrap_or_default();
-        if let Some(slot) = slots.get_mut(i + 1) {
-            *slot = offset;
-        }
-        src = src.saturating_sub(usize::from(is_set(valid, i)));
+        end = start;
     }
     Ok(())
 }
@@ -652,6 +679,35 @@ mod tests {
         dense.extend_from_slice(&[1u8, 0, 1]).unwrap();
         let packed = pack_booleans(&dense, Some(&bits(&valid)), 6).unwrap();
         assert_eq!(packed.as_slice(), &[0b0001_0010]);
+    }
+
+    #[test]
+    fn spreading_moves_whole_words_of_valid_slots() {
+        // A null in the first word, none in the next two, one in the last.
+        let len = 64 * 3 + 10;
+        let valid: Vec<bool> = (0..len).map(|i| i != 5 && i != len - 3).collect();
+        let dense: Vec<i64> = (1..=len as i64 - 2).collect();
+        let mut values = MutableBuffer::new();
+        values.extend_from_slice(&dense).unwrap();
+        spread_fixed::<i64>(&mut values, Some(&bits(&valid)), len, dense.len()).unwrap();
+        let mut next = dense.iter();
+        let expected: Vec<i64> = valid
+            .iter()
+            .map(|&v| if v { *next.next().unwrap() } else { 0 })
+            .collect();
+        assert_eq!(values.typed::<i64>(), expected);
+
+        let dense: Vec<i32> = (0..len as i32 - 1).map(|i| i * 2).collect();
+        let mut offsets = MutableBuffer::new();
+        offsets.extend_from_slice(&dense).unwrap();
+        spread_offsets(&mut offsets, Some(&bits(&valid)), len, dense.len() - 1).unwrap();
+        let mut at = 0;
+        let mut expected = vec![0];
+        for &v in &valid {
+            at += usize::from(v);
+            expected.push(dense[at]);
+        }
+        assert_eq!(offsets.typed::<i32>(), expected);
     }
 
     #[test]
