@@ -10,6 +10,10 @@ use crate::arrow::{ArrayData, Buffer, DataType};
 use crate::error::{Error, Result};
 use crate::parquet::format::{Encoding, PhysicalType};
 
+/// The longest byte array values for which a gather reserves room for the
+/// longest value at every index instead of adding up the lengths.
+const BOUNDED_LEN: usize = 64;
+
 #[derive(Debug)]
 pub struct Dictionary {
     len: usize,
@@ -18,6 +22,8 @@ pub struct Dictionary {
     values: Buffer,
     /// For byte arrays: `len + 1` i32 offsets into `values`.
     offsets: Option<Buffer>,
+    /// For byte arrays: the length of the longest value.
+    longest: usize,
 }
 
 impl Dictionary {
@@ -61,6 +67,13 @@ impl Dictionary {
         }
         let mut decoder = ValueDecoder::new(Encoding::Plain, physical, type_length, data, count)?;
         decoder.decode(count, conversion, None, false, &mut batch)?;
+        let longest = batch
+            .offsets
+            .typed::<i32>()
+            .windows(2)
+            .map(|w| w[1].abs_diff(w[0]) as usize)
+            .max()
+            .unwrap_or(0);
         let (mut values, offsets) = batch.take_values();
         if output == Output::Bytes {
             // Room for gather's block copies past the last value.
@@ -71,6 +84,7 @@ impl Dictionary {
             output,
             values: values.freeze(),
             offsets: (output == Output::Bytes).then(|| offsets.freeze()),
+            longest,
         })
     }
 
@@ -129,20 +143,29 @@ impl Dictionary {
                 _ => Err(Error::internal("a dictionary index beyond its offsets")),
             }
         };
-        let mut total = 0usize;
-        for &i in indices {
-            total += range(i)?.len();
+        if out.offsets.is_empty() {
+            out.offsets.push(0i32)?;
         }
-        if out.values.len() + total > i32::MAX as usize {
+        let base = out.values.len();
+        // With short values, room for the longest at every index spares a pass
+        // that adds up the lengths first; long ones would reserve too much.
+        let bound = indices.len().saturating_mul(self.longest);
+        let total =
+            if self.longest <= BOUNDED_LEN && base.saturating_add(bound) <= i32::MAX as usize {
+                bound
+            } else {
+                let mut total = 0usize;
+                for &i in indices {
+                    total += range(i)?.len();
+                }
+                total
+            };
+        if base + total > i32::MAX as usize {
             return Err(Error::unsupported(
                 "a batch's byte array data exceeds 2 GiB, the limit of Arrow's 32-bit offsets; \
                  use a smaller batch size",
             ));
         }
-        if out.offsets.is_empty() {
-            out.offsets.push(0i32)?;
-        }
-        let base = out.values.len();
         out.values.reserve(total + SLACK)?;
         let spare = out.values.spare_capacity_mut();
         let mut at = 0;
@@ -152,8 +175,9 @@ impl Dictionary {
             at += range.len();
             Ok((base + at) as i32)
         })?;
-        // SAFETY: the loop wrote every byte of [base, base + total).
-        unsafe { out.values.set_len(base + total) };
+        // SAFETY: the loop wrote every byte of [base, base + at), and `at` is
+        // at most `total`, for which room was reserved.
+        unsafe { out.values.set_len(base + at) };
         Ok(())
     }
 
@@ -217,6 +241,27 @@ mod tests {
         assert_eq!(out.offsets.typed::<i32>(), &[0, 3, 3, 5, 8]);
         let array = dictionary.to_array(DataType::Utf8).unwrap();
         assert_eq!(array.len, 3);
+    }
+
+    #[test]
+    fn long_byte_array_values_gather_exactly() {
+        let long = "x".repeat(BOUNDED_LEN + 37);
+        let mut page = Vec::new();
+        for word in ["ab", long.as_str()] {
+            encode_plain_byte_array(word.as_bytes(), &mut page).unwrap();
+        }
+        let dictionary =
+            Dictionary::decode(&page, 2, Encoding::Plain, Conversion::ByteArray, 0).unwrap();
+        let mut out = LeafBatch::default();
+        dictionary.gather(&[1, 0, 1], &mut out).unwrap();
+        dictionary.gather(&[0], &mut out).unwrap();
+        let expected = format!("{long}ab{long}ab");
+        assert_eq!(out.values.as_slice(), expected.as_bytes());
+        let n = long.len() as i32;
+        assert_eq!(
+            out.offsets.typed::<i32>(),
+            &[0, n, n + 2, 2 * n + 2, 2 * n + 4]
+        );
     }
 
     #[test]
