@@ -477,15 +477,7 @@ class NativeIcebergSourceTest {
                 List.of(jobs.get(1), "test.db.avro_jobs", "it is AVRO")), logged);
     }
 
-    private static final Schema PLACES = new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "info", Types.StructType.of(
-                    Types.NestedField.optional(3, "city", Types.StringType.get()),
-                    Types.NestedField.optional(4, "geo", Types.StructType.of(
-                            Types.NestedField.required(5, "lat", Types.DoubleType.get()),
-                            Types.NestedField.optional(6, "lon", Types.DoubleType.get()))),
-                    Types.NestedField.required(7, "zip", Types.IntegerType.get()))),
-            Types.NestedField.optional(8, "tags", Types.ListType.ofOptional(9, Types.StringType.get())));
+    private static final Schema PLACES = NestedProjectionTest.PLACES;
 
     /**
      * A nested projection emits the fields at its paths as columns, null where a struct on the way

@@ -41,6 +41,7 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 import org.apache.iceberg.flink.source.reader.RowDataReaderFunction;
 import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
 import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -950,26 +951,30 @@ class NativeReaderFunctionTest {
      */
     @Test
     void fieldsAddedToStructsWithDefaultsReadTheDefaults() {
-        Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
-                Types.NestedField.optional(2, "info", Types.StructType.of(
-                        Types.NestedField.optional(3, "city", Types.StringType.get()),
-                        Types.NestedField.optional(4, "zip", Types.IntegerType.get()),
-                        Types.NestedField.optional(5, "note", Types.StringType.get()))),
-                Types.NestedField.optional(6, "items", Types.ListType.ofOptional(7, Types.StructType.of(
-                        Types.NestedField.optional(8, "name", Types.StringType.get()),
-                        Types.NestedField.optional(9, "qty", Types.IntegerType.get())))));
+        Schema schema = TypeUtil.join(STRUCTS, new Schema(Types.NestedField.optional(10, "attrs",
+                Types.MapType.ofOptional(11, 12, Types.StringType.get(), Types.StructType.of(
+                        Types.NestedField.optional(13, "v", Types.IntegerType.get()))))));
         Table table = new TestTables(dir).create("struct_defaults", schema, PartitionSpec.unpartitioned(),
                 withFormatV3(SMALL_ROW_GROUPS));
-        TestTables.append(table, structRecords(table.schema(), 0, 1_500));
+        TestTables.append(table, withAttrs(structRecords(table.schema(), 0, 1_500), table.schema()));
         table.updateSchema().addColumn("info", "country", Types.StringType.get(), Literal.of("NO"))
-                .addColumn("items.element", "price", Types.LongType.get(), Literal.of(250L)).commit();
-        List<Record> later = structRecords(table.schema(), 1_500, 1_000);
+                .addColumn("items.element", "price", Types.LongType.get(), Literal.of(250L))
+                .addColumn("attrs.value", "w", Types.LongType.get(), Literal.of(7L)).commit();
+        List<Record> later = withAttrs(structRecords(table.schema(), 1_500, 1_000), table.schema());
         for (Record r : later) {
+            long id = (Long) r.getField("id");
             if (r.getField("info") instanceof Record info) {
-                info.setField("country", (Long) r.getField("id") % 3 == 0 ? null : "c" + r.getField("id"));
+                info.setField("country", id % 3 == 0 ? null : "c" + id);
             }
             if (r.getField("items") instanceof List<?> items) {
-                items.forEach(item -> ((Record) item).setField("price", (Long) r.getField("id")));
+                items.forEach(item -> ((Record) item).setField("price", id));
+            }
+            if (r.getField("attrs") instanceof Map<?, ?> attrs) {
+                attrs.values().forEach(value -> {
+                    if (value != null) {
+                        ((Record) value).setField("w", -id);
+                    }
+                });
             }
         }
         TestTables.append(table, later);
@@ -999,6 +1004,26 @@ class NativeReaderFunctionTest {
         }
         assertEquals("NO", ((List<?>) first.get(1)).get(3), "row 1's info.country");
         assertEquals(250L, ((List<?>) ((List<?>) first.get(2)).getFirst()).get(2), "row 1's first item's price");
+        assertEquals(7L, ((List<?>) ((Map<?, ?>) first.get(3)).get("k1")).get(1), "row 1's attrs.k1.w");
+    }
+
+    /** {@code records} with a map of structs: null in every fifth row, else one or two entries, one value null. */
+    private static List<Record> withAttrs(List<Record> records, Schema schema) {
+        Types.StructType value = schema.findType("attrs.value").asStructType();
+        for (Record r : records) {
+            long id = (Long) r.getField("id");
+            if (id % 5 != 0) {
+                Map<String, Record> attrs = new java.util.LinkedHashMap<>();
+                Record v = GenericRecord.create(value);
+                v.setField("v", (int) id);
+                attrs.put("k" + id % 3, v);
+                if (id % 4 == 0) {
+                    attrs.put("none", null);
+                }
+                r.setField("attrs", attrs);
+            }
+        }
+        return records;
     }
 
     private static ReaderFunction<RowData> strictReader(Table table) {
@@ -1199,15 +1224,7 @@ class NativeReaderFunctionTest {
      */
     @Test
     void evolvedStructsReadByFieldId() {
-        Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
-                Types.NestedField.optional(2, "info", Types.StructType.of(
-                        Types.NestedField.optional(3, "city", Types.StringType.get()),
-                        Types.NestedField.optional(4, "zip", Types.IntegerType.get()),
-                        Types.NestedField.optional(5, "note", Types.StringType.get()))),
-                Types.NestedField.optional(6, "items", Types.ListType.ofOptional(7, Types.StructType.of(
-                        Types.NestedField.optional(8, "name", Types.StringType.get()),
-                        Types.NestedField.optional(9, "qty", Types.IntegerType.get())))));
-        Table table = new TestTables(dir).create("evolved_structs", schema, PartitionSpec.unpartitioned(),
+        Table table = new TestTables(dir).create("evolved_structs", STRUCTS, PartitionSpec.unpartitioned(),
                 SMALL_ROW_GROUPS);
         TestTables.append(table, structRecords(table.schema(), 0, 1_500));
         TestTables.append(table, structRecords(table.schema(), 1_500, 1_000));
@@ -1223,6 +1240,16 @@ class NativeReaderFunctionTest {
         assertEquals(0, assertSameAsStock(table, table.schema().select("id", "info.country", "info.town"), List.of(),
                 2));
     }
+
+    /** A struct and a list of structs, for the tests of nested evolution. */
+    private static final Schema STRUCTS = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "info", Types.StructType.of(
+                    Types.NestedField.optional(3, "city", Types.StringType.get()),
+                    Types.NestedField.optional(4, "zip", Types.IntegerType.get()),
+                    Types.NestedField.optional(5, "note", Types.StringType.get()))),
+            Types.NestedField.optional(6, "items", Types.ListType.ofOptional(7, Types.StructType.of(
+                    Types.NestedField.optional(8, "name", Types.StringType.get()),
+                    Types.NestedField.optional(9, "qty", Types.IntegerType.get())))));
 
     private static List<Record> structRecords(Schema schema, long from, int count) {
         Types.StructType info = schema.findType("info").asStructType();

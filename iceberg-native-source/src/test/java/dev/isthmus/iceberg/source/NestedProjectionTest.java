@@ -12,7 +12,8 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 class NestedProjectionTest {
-    private static final Schema TABLE = new Schema(
+    /** Structs two deep and a list, also read end to end by {@code NativeIcebergSourceTest}. */
+    static final Schema PLACES = new Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
             Types.NestedField.optional(2, "info", Types.StructType.of(
                     Types.NestedField.optional(3, "city", Types.StringType.get()),
@@ -24,7 +25,7 @@ class NestedProjectionTest {
 
     @Test
     void theReadSchemaKeepsThePathsFieldsInTheTablesOrder() {
-        NestedProjection projection = NestedProjection.of(TABLE,
+        NestedProjection projection = NestedProjection.of(PLACES,
                 List.of(List.of("info", "geo", "lat"), List.of("id"), List.of("info", "city")));
         Schema expected = new Schema(
                 Types.NestedField.optional(2, "info", Types.StructType.of(
@@ -38,13 +39,13 @@ class NestedProjectionTest {
 
     @Test
     void aWholeStructAndAFieldOfItReadTheWholeStruct() {
-        NestedProjection projection = NestedProjection.of(TABLE, List.of(List.of("info", "city"), List.of("info")));
-        assertEquals(TABLE.select("info").asStruct(), projection.readSchema().asStruct());
+        NestedProjection projection = NestedProjection.of(PLACES, List.of(List.of("info", "city"), List.of("info")));
+        assertEquals(PLACES.select("info").asStruct(), projection.readSchema().asStruct());
     }
 
     @Test
     void rowsOfTheReadSchemaAreFlattenedWithNullsBelowNullStructs() {
-        NestedProjection projection = NestedProjection.of(TABLE,
+        NestedProjection projection = NestedProjection.of(PLACES,
                 List.of(List.of("info", "geo", "lon"), List.of("id"), List.of("info", "city")));
         // The read schema: info{city, geo{lon}}, id.
         RowData withGeo = GenericRowData.of(GenericRowData.of(StringData.fromString("Oslo"), GenericRowData.of(10.5)),
@@ -65,10 +66,10 @@ class NestedProjectionTest {
     @Test
     void pathsThatNameNoFieldOrGoThroughANonStructAreRefusedByName() {
         IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-                () -> NestedProjection.of(TABLE, List.of(List.of("info", "country"))));
+                () -> NestedProjection.of(PLACES, List.of(List.of("info", "country"))));
         assertEquals("cannot project info.country: the table has no field info.country", missing.getMessage());
         IllegalArgumentException list = assertThrows(IllegalArgumentException.class,
-                () -> NestedProjection.of(TABLE, List.of(List.of("tags", "element"))));
+                () -> NestedProjection.of(PLACES, List.of(List.of("tags", "element"))));
         assertEquals("cannot project tags.element: tags is not a struct", list.getMessage());
     }
 }
