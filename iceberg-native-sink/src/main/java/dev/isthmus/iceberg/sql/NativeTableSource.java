@@ -50,9 +50,10 @@ import org.apache.iceberg.util.PropertyUtil;
 /**
  * Iceberg's {@code IcebergTableSource} with the native source: the same pushdowns (projection,
  * filters Iceberg can express, limit; every filter also stays with Flink, as Iceberg's does),
- * and fields nested in structs projected too, so that {@code SELECT info.city} decodes the
- * city's leaf alone where Iceberg's source reads all of {@code info}, the same read options from the table's properties and hints, source
- * watermarks from {@code watermark-column}. It always builds the FLIP-27 source; the
+ * the same read options from the table's properties and hints, source watermarks from
+ * {@code watermark-column}. Fields nested in structs are projected too, so that
+ * {@code SELECT info.city} decodes the city's leaf alone where Iceberg's source reads all of
+ * {@code info}. It always builds the FLIP-27 source; the
  * parallelism is {@code scan.parallelism} or the job's (Iceberg's split-count inference is
  * private to its source). With {@code isthmus.row-format} {@code auto} (the default) native reads
  * emit binary rows when the job will not reuse objects, and columnar rows when it will.
@@ -128,7 +129,11 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
         this.nestedType = (RowType) producedDataType.getLogicalType();
     }
 
-    /** Paths into structs are pushed down: Flink asks for them only through rows, never into arrays or maps. */
+    /**
+     * Paths into structs are pushed down: Flink asks for them only through rows, never into
+     * arrays or maps, and declares a flattened field nullable where a struct above it is, which
+     * is what the source emits (null wherever that struct is).
+     */
     @Override
     public boolean supportsNestedProjection() {
         return true;
@@ -136,6 +141,11 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
 
     @Override
     public Result applyFilters(List<ResolvedExpression> flinkFilters) {
+        if (nestedPaths != null) {
+            // The filters would name the flattened fields (info_zip), which the table does not
+            // have; Flink applies them all anyway.
+            return Result.of(List.of(), flinkFilters);
+        }
         List<ResolvedExpression> accepted = new ArrayList<>();
         List<Expression> expressions = new ArrayList<>();
         for (ResolvedExpression filter : flinkFilters) {

@@ -299,6 +299,24 @@ class NativeCatalogSqlTest {
                 "the fields emitted are flat: binary rows");
     }
 
+    /**
+     * A NOT NULL field below a nullable struct, projected on its own, is null wherever the struct
+     * is, as Iceberg's catalog reads it.
+     */
+    @Test
+    void requiredFieldsBelowNullableStructsReadAsStock() {
+        execute("CREATE TABLE lake.db.zips (id BIGINT, info ROW<city STRING, zip INT NOT NULL>)");
+        execute("INSERT INTO lake.db.zips SELECT n AS id, CASE WHEN MOD(n, 7) = 0"
+                + " THEN CAST(NULL AS ROW<city STRING, zip INT NOT NULL>)"
+                + " ELSE ROW(CONCAT('city-', CAST(MOD(n, 13) AS STRING)), CAST(n AS INT)) END AS info FROM " + bids(ROWS));
+        for (String select : List.of("SELECT info.zip FROM %s.db.zips", "SELECT id, info.zip FROM %s.db.zips"
+                + " WHERE info.zip > 100 OR id < 50", "SELECT COUNT(info.zip), SUM(info.zip) FROM %s.db.zips")) {
+            List<String> expected = query(String.format(select, "stock"));
+            assertTrue(expected.stream().anyMatch(row -> row.contains("null")) || select.contains("COUNT"), select);
+            assertEquals(expected, query(String.format(select, "lake")), select);
+        }
+    }
+
     /** The stored bytes of the column chunks of leaf {@code path} in every data file of the table. */
     private long chunkBytes(String name, String path) {
         long bytes = 0;

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -161,7 +162,7 @@ final class NativeTaskReader implements TaskReader {
             int[] scanColumn = new int[projected.size()];
             RowLineage[] lineage = new RowLineage[projected.size()];
             Type[][] prunedColumns = new Type[projected.size()][];
-            Set<Integer> fileIds = new java.util.HashSet<>();
+            Set<Integer> fileIds = new HashSet<>();
             columns.forEach(c -> fileIds.add(c.fieldId()));
             List<Types.NestedField> fromFile = new ArrayList<>();
             for (int i = 0; i < projected.size(); i++) {
@@ -315,7 +316,7 @@ final class NativeTaskReader implements TaskReader {
     private static void requireSameLeaves(List<NativeParquetFile.Column> columns, Types.NestedField field) {
         List<Integer> expected = new ArrayList<>();
         leafIds(field.type(), expected);
-        Set<String> tops = new java.util.HashSet<>();
+        Set<String> tops = new HashSet<>();
         for (NativeParquetFile.Column column : columns) {
             if (expected.contains(column.fieldId())) {
                 tops.add(topLevelName(column));

@@ -76,8 +76,7 @@ final class NestedDefaults {
     }
 
     private static boolean missingWithDefault(Types.NestedField field, IntPredicate inFile) {
-        return field.initialDefault() != null && field.type().isPrimitiveType() && !inFile.test(field.fieldId())
-                || field.initialDefault() != null && !field.type().isPrimitiveType();
+        return field.initialDefault() != null && (!field.type().isPrimitiveType() || !inFile.test(field.fieldId()));
     }
 
     /** Whether the file holds any primitive field below {@code type}. */

@@ -152,7 +152,7 @@ final class NestedProjection implements Serializable {
         return positions;
     }
 
-    /** Flink names a flattened field by its path joined with {@code _}, made unique with a suffix. */
+    /** A flattened field's name: its path joined with {@code _}, made unique with a suffix. */
     private static String uniqueName(String name, Set<String> taken) {
         String unique = name;
         for (int n = 0; !taken.add(unique); n++) {
