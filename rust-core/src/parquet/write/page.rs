@@ -226,6 +226,18 @@ struct QueuedLevels {
     at: usize,
 }
 
+/// Calls `run(level, count)` for the maximal runs of equal levels in
+/// `levels`: most levels repeat (every value present, no lists), and the
+/// encoder takes a run at once.
+fn for_each_run(levels: &[i16], mut run: impl FnMut(i16, usize)) {
+    let mut rest = levels;
+    while let Some(&level) = rest.first() {
+        let count = rest.iter().position(|&l| l != level).unwrap_or(rest.len());
+        run(level, count);
+        rest = &rest[count..];
+    }
+}
+
 /// The bit width of levels up to `max`.
 fn level_width(max: i16) -> u8 {
     (16 - (max.max(0) as u16).leading_zeros()) as u8
@@ -387,12 +399,12 @@ impl ChunkBuilder {
     }
 
     /// Queues the levels of a nested leaf's next values (one per slot the
-    /// writer then appends, in [`LeafLevels`](super::levels::LeafLevels)'s form).
-    pub fn queue_levels(&mut self, def: &[i16], rep: &[i16]) {
-        self.queued.def.clear();
-        self.queued.def.extend_from_slice(def);
-        self.queued.rep.clear();
-        self.queued.rep.extend_from_slice(rep);
+    /// writer then appends, in [`LeafLevels`](super::levels::LeafLevels)'s
+    /// form). Takes them rather than copying, and hands back the previous
+    /// queue's buffers (contents unspecified) for reuse.
+    pub fn queue_levels(&mut self, def: &mut Vec<i16>, rep: &mut Vec<i16>) {
+        std::mem::swap(&mut self.queued.def, def);
+        std::mem::swap(&mut self.queued.rep, rep);
         self.queued.at = 0;
     }
 
@@ -405,14 +417,22 @@ impl ChunkBuilder {
         let range = self.queued.at..self.queued.at + len;
         self.queued.at += len;
         let (def, rep) = (&self.queued.def[range.clone()], &self.queued.rep[range]);
+        let max_def = self.max_def;
         let mut nulls = 0;
-        for (&d, &r) in def.iter().zip(rep) {
-            self.levels.put(d as u32);
-            if self.max_rep > 0 {
-                self.rep_levels.put(r as u32);
-            }
-            nulls += usize::from(d < self.max_def);
-            self.page_records += usize::from(r == 0);
+        for_each_run(def, |d, count| {
+            self.levels.put_repeated(d as u32, count);
+            nulls += if d < max_def { count } else { 0 };
+        });
+        if self.max_rep > 0 {
+            let mut records = 0;
+            for_each_run(rep, |r, count| {
+                self.rep_levels.put_repeated(r as u32, count);
+                records += if r == 0 { count } else { 0 };
+            });
+            self.page_records += records;
+        } else {
+            // Without repetition every level slot starts a row.
+            self.page_records += def.len();
         }
         self.page_nulls += nulls;
         nulls
@@ -940,5 +960,35 @@ mod tests {
             }
             assert_eq!(repeated.finish(), single.finish(), "{runs:?}");
         }
+    }
+
+    #[test]
+    fn level_runs_encode_like_single_levels() {
+        // SplitMix-ish levels of width 2, mostly the maximum, with runs of
+        // every length around a group of eight.
+        let mut state = 7u64;
+        let mut levels = Vec::new();
+        while levels.len() < 5000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let level = if state >> 62 == 0 {
+                (state >> 40) as i16 % 3
+            } else {
+                3
+            };
+            levels.extend(std::iter::repeat_n(level, 1 + (state >> 20) as usize % 19));
+        }
+        let mut runs = Vec::new();
+        let mut bulk = RleEncoder::new(2);
+        for_each_run(&levels, |level, count| {
+            runs.extend(std::iter::repeat_n(level, count));
+            bulk.put_repeated(level as u32, count);
+        });
+        assert_eq!(runs, levels);
+        let mut single = RleEncoder::new(2);
+        levels.iter().for_each(|&l| single.put(l as u32));
+        assert_eq!(bulk.finish(), single.finish());
+        for_each_run(&[], |_, _| panic!("no runs in no levels"));
     }
 }

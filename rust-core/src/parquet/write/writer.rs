@@ -112,13 +112,22 @@ impl ColumnWriter {
     }
 }
 
-/// Scratch space for values that need converting or aligning.
+/// Values of each fixed-width type.
 #[derive(Default)]
-struct Scratch {
+struct Lanes {
     i32s: Vec<i32>,
     i64s: Vec<i64>,
     f32s: Vec<f32>,
     f64s: Vec<f64>,
+}
+
+/// Scratch space for values that need converting or aligning.
+#[derive(Default)]
+struct Scratch {
+    /// Arrow values copied into alignment.
+    aligned: Lanes,
+    /// Values converted or gathered for a writer.
+    values: Lanes,
     bytes: Vec<u8>,
     /// A nested leaf's levels, and its values laid out one per level slot.
     levels: LeafLevels,
@@ -395,39 +404,28 @@ impl FileWriter {
             offset: child.offset() + start,
         });
         let scratch = &mut self.scratch;
-        match (&mut self.columns[index], column.source) {
-            (ColumnWriter::Bool(w), Source::Boolean) => {
-                let bits = Validity {
-                    bits: child.raw_buffer(0),
-                    offset: child.offset() + start,
-                };
-                w.append(bits, rows, validity)
-            }
-            (ColumnWriter::Int32(w), Source::Int32) => w.append(
-                typed(child.fixed_values(start, rows), &mut scratch.i32s),
-                validity,
-            ),
-            (ColumnWriter::Int64(w), Source::Int64) => w.append(
-                typed(child.fixed_values(start, rows), &mut scratch.i64s),
-                validity,
-            ),
-            (ColumnWriter::Float(w), Source::Float32) => w.append(
-                typed(child.fixed_values(start, rows), &mut scratch.f32s),
-                validity,
-            ),
-            (ColumnWriter::Double(w), Source::Float64) => w.append(
-                typed(child.fixed_values(start, rows), &mut scratch.f64s),
-                validity,
-            ),
+        let writer = &mut self.columns[index];
+        let slice = InPlace {
+            array: child,
+            start,
+            rows,
+            validity,
+        };
+        if let Some(written) = slice.append(writer, column.source, &mut scratch.aligned) {
+            return written;
+        }
+        match (writer, column.source) {
             (ColumnWriter::Int32(w), Source::DecimalInt32 { precision }) => {
-                scratch.i32s.clear();
-                decimal(precision).for_each(validity, |v| scratch.i32s.push(v as i32))?;
-                w.append(&scratch.i32s, validity)
+                let values = &mut scratch.values.i32s;
+                values.clear();
+                decimal(precision).for_each(validity, |v| values.push(v as i32))?;
+                w.append(values, validity)
             }
             (ColumnWriter::Int64(w), Source::DecimalInt64 { precision }) => {
-                scratch.i64s.clear();
-                decimal(precision).for_each(validity, |v| scratch.i64s.push(v as i64))?;
-                w.append(&scratch.i64s, validity)
+                let values = &mut scratch.values.i64s;
+                values.clear();
+                decimal(precision).for_each(validity, |v| values.push(v as i64))?;
+                w.append(values, validity)
             }
             (ColumnWriter::Bytes(w), Source::DecimalFixed { precision, width }) => {
                 scratch.bytes.clear();
@@ -445,25 +443,14 @@ impl FileWriter {
                     validity,
                 )
             }
-            (ColumnWriter::Bytes(w), Source::Fixed { width }) => w.append(
-                ByteValues::Fixed {
-                    data: child.fixed_values(start, rows),
-                    width,
-                },
-                rows,
-                validity,
-            ),
-            (ColumnWriter::Bytes(w), Source::Bytes { large }) => {
-                let width = if large { 8 } else { 4 };
+            (ColumnWriter::Bytes(w), Source::Bytes { large: true }) => {
                 let first = child.offset() + start;
-                let offsets = &child.raw_buffer(0)[first * width..(first + rows + 1) * width];
-                if large {
-                    check_value_lengths(column, offsets, first_row)?;
-                }
+                let offsets = &child.raw_buffer(0)[first * 8..(first + rows + 1) * 8];
+                check_value_lengths(column, offsets, first_row)?;
                 w.append(
                     ByteValues::Offsets {
                         offsets,
-                        wide: large,
+                        wide: true,
                         data: child.raw_buffer(1),
                     },
                     rows,
@@ -495,28 +482,33 @@ impl FileWriter {
         levels.compute(column, top, base + first_row, rows, first_row)?;
         let leaf = leaf_array(column, top);
         let slots = levels.def.len();
-        // One bit per slot: whether it holds a value.
-        let all_present = levels.slots.len() == slots;
-        scratch.present.clear();
-        scratch.present.resize(slots.div_ceil(8), 0);
-        for (s, &def) in levels.def.iter().enumerate() {
-            if def == column.max_def {
-                scratch.present[s / 8] |= 1 << (s % 8);
-            }
-        }
-        let validity = (!all_present).then_some(Validity {
+        let present = present_bits(&levels.def, column.max_def, &mut scratch.present);
+        let validity = (present < slots).then_some(Validity {
             bits: &scratch.present,
             offset: 0,
         });
-        let max_def = column.max_def;
-        let values_of = |levels| value_slots(levels, max_def);
         let writer = &mut self.columns[index];
-        writer.chunk().queue_levels(&levels.def, &levels.rep);
-        let written = match (writer, column.source) {
+        writer
+            .chunk()
+            .queue_levels(&mut levels.def, &mut levels.rep);
+        let levels = &scratch.levels;
+        if let Some(start) = levels.first_slot {
+            let slice = InPlace {
+                array: leaf,
+                start,
+                rows: slots,
+                validity,
+            };
+            if let Some(written) = slice.append(writer, column.source, &mut scratch.aligned) {
+                return written.and_then(|()| check_drained(writer, column));
+            }
+        }
+        let values_of = || value_slots(&scratch.present, slots, levels);
+        let written = match (&mut *writer, column.source) {
             (ColumnWriter::Bool(w), Source::Boolean) => {
                 scratch.bytes.clear();
                 scratch.bytes.resize(slots.div_ceil(8), 0);
-                for (s, slot) in values_of(levels).enumerate() {
+                for (s, slot) in values_of().enumerate() {
                     if slot.is_some_and(|j| leaf.bool_value(j)) {
                         scratch.bytes[s / 8] |= 1 << (s % 8);
                     }
@@ -527,42 +519,54 @@ impl FileWriter {
                 };
                 w.append(bits, slots, validity)
             }
-            (ColumnWriter::Int32(w), Source::Int32) => {
-                let all = typed(leaf.fixed_values(0, leaf.len()), &mut scratch.i32s);
-                let values: Vec<i32> = values_of(levels).map(|j| j.map_or(0, |j| all[j])).collect();
-                w.append(&values, validity)
-            }
-            (ColumnWriter::Int64(w), Source::Int64) => {
-                let all = typed(leaf.fixed_values(0, leaf.len()), &mut scratch.i64s);
-                let values: Vec<i64> = values_of(levels).map(|j| j.map_or(0, |j| all[j])).collect();
-                w.append(&values, validity)
-            }
-            (ColumnWriter::Float(w), Source::Float32) => {
-                let all = typed(leaf.fixed_values(0, leaf.len()), &mut scratch.f32s);
-                let values: Vec<f32> = values_of(levels)
-                    .map(|j| j.map_or(0.0, |j| all[j]))
-                    .collect();
-                w.append(&values, validity)
-            }
-            (ColumnWriter::Double(w), Source::Float64) => {
-                let all = typed(leaf.fixed_values(0, leaf.len()), &mut scratch.f64s);
-                let values: Vec<f64> = values_of(levels)
-                    .map(|j| j.map_or(0.0, |j| all[j]))
-                    .collect();
-                w.append(&values, validity)
-            }
+            (ColumnWriter::Int32(w), Source::Int32) => w.append(
+                gather(
+                    leaf,
+                    values_of(),
+                    &mut scratch.aligned.i32s,
+                    &mut scratch.values.i32s,
+                ),
+                validity,
+            ),
+            (ColumnWriter::Int64(w), Source::Int64) => w.append(
+                gather(
+                    leaf,
+                    values_of(),
+                    &mut scratch.aligned.i64s,
+                    &mut scratch.values.i64s,
+                ),
+                validity,
+            ),
+            (ColumnWriter::Float(w), Source::Float32) => w.append(
+                gather(
+                    leaf,
+                    values_of(),
+                    &mut scratch.aligned.f32s,
+                    &mut scratch.values.f32s,
+                ),
+                validity,
+            ),
+            (ColumnWriter::Double(w), Source::Float64) => w.append(
+                gather(
+                    leaf,
+                    values_of(),
+                    &mut scratch.aligned.f64s,
+                    &mut scratch.values.f64s,
+                ),
+                validity,
+            ),
             (ColumnWriter::Int32(w), Source::DecimalInt32 { precision }) => {
-                let values = nested_decimals(column, leaf, values_of(levels), precision)?;
+                let values = nested_decimals(column, leaf, values_of(), precision)?;
                 let values: Vec<i32> = values.into_iter().map(|v| v as i32).collect();
                 w.append(&values, validity)
             }
             (ColumnWriter::Int64(w), Source::DecimalInt64 { precision }) => {
-                let values = nested_decimals(column, leaf, values_of(levels), precision)?;
+                let values = nested_decimals(column, leaf, values_of(), precision)?;
                 let values: Vec<i64> = values.into_iter().map(|v| v as i64).collect();
                 w.append(&values, validity)
             }
             (ColumnWriter::Bytes(w), Source::DecimalFixed { precision, width }) => {
-                let values = nested_decimals(column, leaf, values_of(levels), precision)?;
+                let values = nested_decimals(column, leaf, values_of(), precision)?;
                 scratch.bytes.clear();
                 for v in values {
                     scratch
@@ -577,7 +581,7 @@ impl FileWriter {
             }
             (ColumnWriter::Bytes(w), Source::Fixed { width }) => {
                 scratch.bytes.clear();
-                for slot in values_of(levels) {
+                for slot in values_of() {
                     match slot {
                         Some(j) => scratch.bytes.extend_from_slice(leaf.fixed_value(j)),
                         None => scratch.bytes.resize(scratch.bytes.len() + width, 0),
@@ -593,7 +597,7 @@ impl FileWriter {
                 scratch.bytes.clear();
                 scratch.offsets.clear();
                 scratch.offsets.extend_from_slice(&0i64.to_le_bytes());
-                for slot in values_of(levels) {
+                for slot in values_of() {
                     if let Some(j) = slot {
                         let value = leaf.binary_value(j);
                         if value.len() > i32::MAX as usize {
@@ -623,14 +627,7 @@ impl FileWriter {
                 column.name
             ))),
         };
-        written?;
-        if !self.columns[index].chunk().queue_drained() {
-            return Err(Error::internal(format!(
-                "column '{}': the writer left levels unwritten",
-                column.name
-            )));
-        }
-        Ok(())
+        written.and_then(|()| check_drained(writer, column))
     }
 
     fn flush_row_group(&mut self) -> Result<()> {
@@ -842,6 +839,82 @@ impl Drop for FileWriter {
     }
 }
 
+/// Values read where they are in an Arrow array: rows `[start, start +
+/// rows)` of a top-level column, or the level slots of a leaf under structs
+/// only (with `validity` then saying which slots hold a value).
+struct InPlace<'a, 'v> {
+    array: &'a ArrayView<'v>,
+    start: usize,
+    rows: usize,
+    validity: Option<Validity<'a>>,
+}
+
+impl InPlace<'_, '_> {
+    /// Hands the values to `writer` when `source` needs no conversion or
+    /// check (else None, leaving them to the caller).
+    fn append(
+        &self,
+        writer: &mut ColumnWriter,
+        source: Source,
+        aligned: &mut Lanes,
+    ) -> Option<Result<()>> {
+        let Self {
+            array,
+            start,
+            rows,
+            validity,
+        } = *self;
+        let written = match (writer, source) {
+            (ColumnWriter::Bool(w), Source::Boolean) => {
+                let bits = Validity {
+                    bits: array.raw_buffer(0),
+                    offset: array.offset() + start,
+                };
+                w.append(bits, rows, validity)
+            }
+            (ColumnWriter::Int32(w), Source::Int32) => w.append(
+                typed(array.fixed_values(start, rows), &mut aligned.i32s),
+                validity,
+            ),
+            (ColumnWriter::Int64(w), Source::Int64) => w.append(
+                typed(array.fixed_values(start, rows), &mut aligned.i64s),
+                validity,
+            ),
+            (ColumnWriter::Float(w), Source::Float32) => w.append(
+                typed(array.fixed_values(start, rows), &mut aligned.f32s),
+                validity,
+            ),
+            (ColumnWriter::Double(w), Source::Float64) => w.append(
+                typed(array.fixed_values(start, rows), &mut aligned.f64s),
+                validity,
+            ),
+            (ColumnWriter::Bytes(w), Source::Fixed { width }) => w.append(
+                ByteValues::Fixed {
+                    data: array.fixed_values(start, rows),
+                    width,
+                },
+                rows,
+                validity,
+            ),
+            // Large offsets need their lengths checked first.
+            (ColumnWriter::Bytes(w), Source::Bytes { large: false }) => {
+                let first = array.offset() + start;
+                w.append(
+                    ByteValues::Offsets {
+                        offsets: &array.raw_buffer(0)[first * 4..(first + rows + 1) * 4],
+                        wide: false,
+                        data: array.raw_buffer(1),
+                    },
+                    rows,
+                    validity,
+                )
+            }
+            _ => return None,
+        };
+        Some(written)
+    }
+}
+
 /// Parquet stores a byte array's length in 32 bits (and parquet-java reads it
 /// as a signed int): large Arrow values beyond that cannot be written.
 fn check_value_lengths(column: &LeafColumn, offsets: &[u8], first_row: usize) -> Result<()> {
@@ -871,13 +944,64 @@ fn index_len(len: usize) -> Result<i32> {
     i32::try_from(len).map_err(|_| Error::invalid_argument("a page index exceeds 2 GiB"))
 }
 
-/// The leaf slot of each level slot that holds a value.
-fn value_slots(levels: &LeafLevels, max_def: i16) -> impl Iterator<Item = Option<usize>> + '_ {
+/// Whether the writer took every level queued for it.
+fn check_drained(writer: &mut ColumnWriter, column: &LeafColumn) -> Result<()> {
+    if writer.chunk().queue_drained() {
+        return Ok(());
+    }
+    Err(Error::internal(format!(
+        "column '{}': the writer left levels unwritten",
+        column.name
+    )))
+}
+
+/// Sets bit `s` of `bits` where level slot `s` holds a value (`def ==
+/// max_def`), a byte at a time, and returns how many do.
+fn present_bits(def: &[i16], max_def: i16, bits: &mut Vec<u8>) -> usize {
+    bits.clear();
+    let (chunks, tail) = def.as_chunks::<8>();
+    let byte = |levels: &[i16]| {
+        levels
+            .iter()
+            .enumerate()
+            .fold(0u8, |b, (i, &d)| b | (u8::from(d == max_def) << i))
+    };
+    bits.extend(chunks.iter().map(|c| byte(c)));
+    if !tail.is_empty() {
+        bits.push(byte(tail));
+    }
+    bits.iter().map(|b| b.count_ones() as usize).sum()
+}
+
+/// The leaf slot of each of the `count` level slots that holds a value
+/// (bit `s` of `present`).
+fn value_slots<'a>(
+    present: &'a [u8],
+    count: usize,
+    levels: &'a LeafLevels,
+) -> impl Iterator<Item = Option<usize>> + 'a {
     let mut next = levels.slots.iter();
-    levels
-        .def
-        .iter()
-        .map(move |&def| (def == max_def).then(|| *next.next().unwrap_or(&0)))
+    (0..count).map(move |s| {
+        let here = present[s / 8] & (1 << (s % 8)) != 0;
+        here.then(|| match levels.first_slot {
+            Some(first) => first + s,
+            None => *next.next().unwrap_or(&0),
+        })
+    })
+}
+
+/// The values of a fixed-width leaf, one per level slot (the default where
+/// it holds none), gathered into `out`.
+fn gather<'o, T: NativeType + FixedWidth>(
+    leaf: &ArrayView<'_>,
+    slots: impl Iterator<Item = Option<usize>>,
+    aligned: &mut Vec<T>,
+    out: &'o mut Vec<T>,
+) -> &'o [T] {
+    let all = typed(leaf.fixed_values(0, leaf.len()), aligned);
+    out.clear();
+    out.extend(slots.map(|j| j.map_or(T::default(), |j| all[j])));
+    out
 }
 
 /// The unscaled values of a nested decimal leaf, one per level slot (0 where
