@@ -137,6 +137,8 @@ fn constant_rows_to_fill(
     let values = room.div_ceil(cost.max(1)).max(1);
     match validity {
         None => max_rows.min(values),
+        // Most slices end long before the page fills: a count settles them.
+        Some(validity) if validity.count_valid(max_rows) < values => max_rows,
         Some(validity) => {
             // The row holding the `values`-th valid value, found run by run.
             let (mut row, mut seen, mut found) = (0, 0, None);
@@ -1071,6 +1073,37 @@ impl<T: Numeric> DeltaEncode for T {
                 let ints: Vec<i64> = values.iter().map(|v| v.to_bits() as i64).collect();
                 encoder.put(&ints);
                 encoder.finish(out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant_costs_fill_like_counted_ones() {
+        let mut bits = vec![0xffu8; 40];
+        bits[3] = 0b1010_0110;
+        bits[10..14].fill(0);
+        bits[20] = 0b0111_1111;
+        for offset in [0, 5, 64] {
+            let validity = Validity {
+                bits: &bits,
+                offset,
+            };
+            for max_rows in [0, 1, 30, 200, 250] {
+                for room in [1, 3, 4, 40, 500, 2000] {
+                    for cost in [1, 4, 8] {
+                        let counted = rows_to_fill(room, max_rows, Some(validity), |_| cost);
+                        assert_eq!(
+                            constant_rows_to_fill(room, max_rows, Some(validity), cost),
+                            counted,
+                            "offset {offset}, {max_rows} rows, room {room}, cost {cost}"
+                        );
+                    }
+                }
             }
         }
     }

@@ -22,11 +22,40 @@ pub fn hash_bytes(bytes: &[u8]) -> u64 {
         hash = (hash.rotate_left(5) ^ u64::from_le_bytes(*chunk)).wrapping_mul(SEED);
     }
     if !tail.is_empty() {
-        let mut last = [0u8; 8];
-        last[..tail.len()].copy_from_slice(tail);
-        hash = (hash.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(SEED);
+        hash = (hash.rotate_left(5) ^ tail_word(tail)).wrapping_mul(SEED);
     }
     mix(hash)
+}
+
+/// The 1 to 7 bytes of `tail` as a little-endian word, zero-padded, read
+/// with (overlapping) loads of whole words: copying them into a padded
+/// buffer first made the load wait for the byte stores, on every short
+/// string the dictionary hashes.
+#[inline]
+fn tail_word(tail: &[u8]) -> u64 {
+    let len = tail.len();
+    if len >= 4 {
+        let word = |at: usize| {
+            let bytes: [u8; 4] = tail[at..at + 4].try_into().unwrap_or_default();
+            u64::from(u32::from_le_bytes(bytes))
+        };
+        // The words overlap where both hold the same bytes at the same place.
+        return word(0) | word(len - 4) << ((len - 4) * 8);
+    }
+    let byte = |at: usize| u64::from(tail[at]) << (at * 8);
+    byte(0) | byte(len / 2) | byte(len - 1)
+}
+
+/// `a == b`, without a call to `memcmp` for strings shorter than a word
+/// (dictionary columns are mostly short strings, every lookup compares one).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    match a.len() {
+        n if n != b.len() => false,
+        0 => true,
+        1..8 => tail_word(a) == tail_word(b),
+        _ => a == b,
+    }
 }
 
 /// Fibonacci hashing of a fixed-width value's bits.
@@ -185,7 +214,7 @@ impl BytesInterner {
                 break;
             }
             let index = (entry - 1) as usize;
-            if self.hashes[index] == hash && self.value(index) == value {
+            if self.hashes[index] == hash && same_bytes(self.value(index), value) {
                 return (index as u32, false);
             }
             slot = (slot + 1) & mask;
@@ -274,6 +303,30 @@ mod tests {
         fixed.intern(b"efgh");
         assert_eq!(fixed.page_body(2), b"abcdefgh");
         assert_eq!(fixed.page_body(1), b"abcd");
+    }
+
+    #[test]
+    fn tail_words_are_the_padded_bytes() {
+        let bytes: Vec<u8> = (1..=7).map(|b| b * 0x11).collect();
+        for len in 1..=7 {
+            let mut padded = [0u8; 8];
+            padded[..len].copy_from_slice(&bytes[..len]);
+            assert_eq!(
+                tail_word(&bytes[..len]),
+                u64::from_le_bytes(padded),
+                "{len}"
+            );
+        }
+    }
+
+    #[test]
+    fn short_strings_compare_by_content() {
+        let words: [&[u8]; 7] = [b"", b"a", b"b", b"ab", b"abcdefg", b"abcdefh", b"abcdefgh"];
+        for a in words {
+            for b in words {
+                assert_eq!(same_bytes(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
