@@ -381,6 +381,28 @@ impl RleEncoder {
         }
     }
 
+    /// Puts `values` in order, as [`RleEncoder::put`] one at a time would.
+    /// Dictionary indices seldom repeat eight times: at a group boundary
+    /// with no run under way, eight values that are not all equal are
+    /// packed at once.
+    pub fn put_slice(&mut self, values: &[u32]) {
+        let mut rest = values;
+        while let Some((&first, tail)) = rest.split_first() {
+            if self.group_len == 0 && self.run_len == 0 {
+                if let Some(group) = rest.first_chunk::<8>() {
+                    if group.iter().any(|&v| v != first) {
+                        self.group = *group;
+                        self.append_group();
+                        rest = &rest[8..];
+                        continue;
+                    }
+                }
+            }
+            self.put(first);
+            rest = tail;
+        }
+    }
+
     pub fn put_all(&mut self, values: impl IntoIterator<Item = u32>) {
         for value in values {
             self.put(value);
@@ -491,7 +513,7 @@ pub fn encode_dictionary_indices(
     }
     let width = bit_width(dictionary_len.saturating_sub(1) as u64);
     let mut encoder = RleEncoder::new(width);
-    encoder.put_all(indices.iter().copied());
+    encoder.put_slice(indices);
     out.push(width);
     out.extend_from_slice(&encoder.finish());
     Ok(())
@@ -502,4 +524,43 @@ pub fn encode_rle_booleans(values: &[bool], out: &mut Vec<u8>) -> Result<()> {
     let mut encoder = RleEncoder::new(1);
     encoder.put_all(values.iter().map(|&b| u32::from(b)));
     super::append_length_prefixed(&encoder.finish(), out, "RLE boolean data")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_encode_like_single_puts() {
+        let mut state = 11u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        for width in [1u8, 2, 3, 7, 12, 20] {
+            let mut values = Vec::new();
+            while values.len() < 3000 {
+                // Runs of 1 to 20 equal values, or stretches of distinct ones.
+                let value = next() as u32 & ((1 << width) - 1);
+                match next() % 3 {
+                    0 => values.extend(std::iter::repeat_n(value, 1 + next() as usize % 20)),
+                    _ => values
+                        .extend((0..1 + next() % 30).map(|_| next() as u32 & ((1 << width) - 1))),
+                }
+            }
+            for len in [0, 1, 7, 8, 9, 64, 505, values.len()] {
+                let mut bulk = RleEncoder::new(width);
+                bulk.put_slice(&values[..len]);
+                let mut single = RleEncoder::new(width);
+                values[..len].iter().for_each(|&v| single.put(v));
+                assert_eq!(
+                    bulk.finish(),
+                    single.finish(),
+                    "width {width}, {len} values"
+                );
+            }
+        }
+    }
 }
