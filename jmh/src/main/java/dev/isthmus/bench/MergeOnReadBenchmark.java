@@ -33,6 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * the new rows, as Flink's upsert sink writes them ({@link BidsTable#ensureUpserted}). Every job
  * hashes every value into a checksum, which must be the same for all three legs, and must count
  * the live rows; the native job must leave out exactly the deleted rows.
+ * {@link #nativeSourceUncached} times the native job without the JVM's equality delete cache.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -99,6 +100,18 @@ public class MergeOnReadBenchmark {
                     + " rows, not the " + deletedRows + " deleted");
         }
         return read;
+    }
+
+    /**
+     * The native source in a JVM that keeps no equality delete set between jobs, so every job
+     * decodes its delete files, as the first job of a TaskManager does; the same as
+     * {@link #nativeSource} for position deletes and deletion vectors, which are never cached.
+     */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g", "-Disthmus.equality-delete-cache-bytes=0"})
+    public long nativeSourceUncached() throws Exception {
+        return nativeSource();
     }
 
     /** The same live rows natively, from a table without deletes. */

@@ -113,12 +113,12 @@ final class EqualityDeletes {
             List<KeySet> sets = new ArrayList<>();
             long bytes = 0;
             for (String location : locations) {
-                EqualityDeleteCache.Key key = new EqualityDeleteCache.Key(entry.getKey(), location);
-                KeySet set = EqualityDeleteCache.get(key);
-                if (set == null) {
-                    set = read(location, new Schema(fields), io, options, tracker, limit - bytes, locations, limit);
-                    EqualityDeleteCache.put(key, set);
-                } else {
+                long room = limit - bytes;
+                EqualityDeleteCache.Lookup lookup = EqualityDeleteCache.get(
+                        new EqualityDeleteCache.Key(entry.getKey(), location),
+                        () -> read(location, new Schema(fields), io, options, tracker, room, locations, limit));
+                KeySet set = lookup.set();
+                if (!lookup.loaded()) {
                     hits++;
                 }
                 bytes += set.bytes();
@@ -193,7 +193,7 @@ final class EqualityDeletes {
         return keys;
     }
 
-    /** Delete files whose set was found in the cache rather than decoded. */
+    /** Delete files whose set was found in the cache, or decoded by another reader meanwhile, rather than decoded. */
     int cacheHits() {
         return cacheHits;
     }
