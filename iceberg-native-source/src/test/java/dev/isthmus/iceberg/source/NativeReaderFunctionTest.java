@@ -12,6 +12,7 @@ import dev.isthmus.iceberg.source.ReadResults.Emitted;
 import dev.isthmus.iceberg.source.parquet.RandomRecords;
 import dev.isthmus.arrow.FlinkValues;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -652,6 +653,77 @@ class NativeReaderFunctionTest {
         assertEquals(0, assertSameAsStock(table, null, List.of(), 1));
         assertEquals(0, assertSameAsStock(table, table.schema().select("id", "score"), List.of(), 1));
         assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "ids 7 and 8, deleted natively");
+    }
+
+    private static final Schema KEY_TYPES = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "d", Types.DoubleType.get()),
+            Types.NestedField.optional(3, "f", Types.FloatType.get()),
+            Types.NestedField.optional(4, "u", Types.UUIDType.get()),
+            Types.NestedField.optional(5, "tz", Types.TimestampType.withZone()),
+            Types.NestedField.optional(6, "fx", Types.FixedType.ofLength(3)),
+            Types.NestedField.optional(7, "b", Types.BooleanType.get()),
+            Types.NestedField.optional(8, "n", Types.IntegerType.get()),
+            Types.NestedField.optional(9, "g", Types.FloatType.get()),
+            Types.NestedField.optional(10, "dec", Types.DecimalType.of(9, 2)));
+
+    private static final double[] DOUBLES = {0.0, -0.0, Double.NaN, 1.5,
+        Double.longBitsToDouble(0x7ff8_0000_0000_0001L), -2.25, Double.NEGATIVE_INFINITY};
+    private static final float[] FLOATS = {0.0f, -0.0f, Float.NaN, 1.5f, Float.intBitsToFloat(0x7fc0_0001)};
+
+    /** Rows of {@link #KEY_TYPES} as {@code schema} has them: after promotion, {@code n}, {@code g} and {@code dec} widened. */
+    private static List<Record> keyTypeRows(Schema schema, long first, int count) {
+        boolean promoted = schema.findType("n").typeId() == org.apache.iceberg.types.Type.TypeID.LONG;
+        java.time.OffsetDateTime base = java.time.OffsetDateTime.of(2026, 12, 1, 0, 0, 0, 0, java.time.ZoneOffset.UTC);
+        List<Record> rows = new ArrayList<>();
+        for (long id = first; id < first + count; id++) {
+            Record r = GenericRecord.create(schema);
+            r.setField("id", id);
+            r.setField("d", id % 11 == 10 ? null : DOUBLES[(int) (id % DOUBLES.length)]);
+            r.setField("f", id % 13 == 12 ? null : FLOATS[(int) (id % FLOATS.length)]);
+            r.setField("u", id % 9 == 8 ? null : new java.util.UUID(id % 5, id % 3));
+            r.setField("tz", id % 10 == 9 ? null : base.plusNanos((id % 4) * 1_000));
+            r.setField("fx", id % 8 == 7 ? null : new byte[] {(byte) (id % 3), 0, (byte) (id % 2)});
+            r.setField("b", id % 3 == 0 ? null : id % 2 == 0);
+            int small = (int) (id % 7) - 3;
+            r.setField("n", id % 6 == 5 ? null : promoted ? (Object) (long) small : (Object) small);
+            float tenth = (id % 5) * 0.1f;
+            r.setField("g", promoted ? (Object) (double) tenth : (Object) tenth);
+            r.setField("dec", BigDecimal.valueOf(id % 4 - 2, 2));
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    /**
+     * Keys of every type the native reader hashes, compared as Iceberg compares them: {@code -0.0}
+     * apart from {@code 0.0}, every NaN equal, UUIDs, fixed bytes, booleans, microsecond instants;
+     * and keys on columns promoted after a file was written ({@code int} to {@code long},
+     * {@code float} to {@code double}, a wider decimal), whose older files hold the narrower type.
+     */
+    @Test
+    void equalityKeysOfEveryHashedTypeAndPromotedColumns() {
+        Table table = new TestTables(dir).create("eq_types", KEY_TYPES, PartitionSpec.unpartitioned(),
+                withFormatV2(SMALL_ROW_GROUPS));
+        List<Record> before = keyTypeRows(table.schema(), 0, 2_000);
+        TestTables.append(table, before);
+        TestTables.deleteEquals(table, "d", List.of(before.get(1), before.get(4)));
+        TestTables.deleteEquals(table, "f", List.of(before.get(4)));
+        TestTables.deleteEquals(table, List.of("u", "b"), List.of(before.get(7), before.get(17)));
+        TestTables.deleteEquals(table, List.of("tz", "fx"), List.of(before.get(2), before.get(15)));
+        table.updateSchema().updateColumn("n", Types.LongType.get()).updateColumn("g", Types.DoubleType.get())
+                .updateColumn("dec", Types.DecimalType.of(18, 2)).commit();
+        List<Record> after = keyTypeRows(table.schema(), 2_000, 1_000);
+        TestTables.append(table, after);
+        // Keys written after the promotion, matching rows of files from before it and after.
+        List<Record> promotedKeys = keyTypeRows(table.schema(), 0, 20);
+        TestTables.deleteEquals(table, List.of("n", "g"), List.of(promotedKeys.get(3), promotedKeys.get(8)));
+        TestTables.deleteEquals(table, "dec", List.of(promotedKeys.get(1)));
+        long rowsDeleted = NativeSourceCounters.rowsDeleted();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
+        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "g"), List.of(), 2),
+                "key columns not projected");
+        assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "rows were deleted natively");
     }
 
     /**
