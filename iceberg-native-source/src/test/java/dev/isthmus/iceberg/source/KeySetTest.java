@@ -31,6 +31,50 @@ class KeySetTest {
         }
     }
 
+    /**
+     * Keys whose 32-bit hashes collide are told apart by their bytes: among 300,000 keys added and
+     * 300,000 others probed, a few dozen pairs share a hash (the test finds them and needs some).
+     */
+    @Test
+    void keysWithTheSameHashAreToldApart() {
+        KeySet set = new KeySet();
+        java.util.Map<Integer, Long> added = new java.util.HashMap<>();
+        int collisionsAdded = 0;
+        for (long i = 0; i < 300_000; i++) {
+            byte[] key = key(i);
+            int hash = KeySet.hash(key, key.length);
+            assertTrue(set.add(key, key.length, hash));
+            if (added.put(hash, i) != null) {
+                collisionsAdded++;
+            }
+        }
+        int collisionsProbed = 0;
+        for (long i = 300_000; i < 600_000; i++) {
+            byte[] key = key(i);
+            int hash = KeySet.hash(key, key.length);
+            if (added.containsKey(hash)) {
+                collisionsProbed++;
+            }
+            assertFalse(set.contains(key, key.length, hash), "key " + i + " was never added");
+        }
+        for (long i = 0; i < 300_000; i++) {
+            byte[] key = key(i);
+            assertTrue(set.contains(key, key.length, KeySet.hash(key, key.length)), "key " + i);
+        }
+        assertTrue(collisionsAdded > 0 && collisionsProbed > 0,
+                "hash collisions among the keys: " + collisionsAdded + " added, " + collisionsProbed + " probed");
+    }
+
+    /** A key as RowKeys writes a non-null long: a tag byte and eight little-endian bytes. */
+    private static byte[] key(long value) {
+        byte[] key = new byte[9];
+        key[0] = 1;
+        for (int b = 0; b < 8; b++) {
+            key[1 + b] = (byte) (value >>> (8 * b));
+        }
+        return key;
+    }
+
     @Test
     void aKeyIsItsBytesUpToItsLengthOnly() {
         KeySet set = new KeySet();
