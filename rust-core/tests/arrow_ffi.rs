@@ -10,12 +10,12 @@ use std::sync::Arc;
 
 use common::*;
 use isthmus::arrow::buffer::allocated_bytes;
+use isthmus::arrow::c_data::{ArrowArray, ArrowSchema};
 use isthmus::arrow::checksum::checksum_data;
 use isthmus::arrow::export::export;
 use isthmus::arrow::import::read_schema;
 use isthmus::arrow::DataType;
 use isthmus::error::Status;
-use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
 use isthmus::ffi::arrow_exchange::{
     isthmus_arrow_checksum, isthmus_arrow_echo, isthmus_arrow_stats_get, IsthmusArrowStats,
 };

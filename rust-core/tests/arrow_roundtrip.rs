@@ -7,12 +7,12 @@ use std::ptr::{self, NonNull};
 
 use common::*;
 use isthmus::arrow::buffer::allocated_bytes;
+use isthmus::arrow::c_data::ArrowArray;
 use isthmus::arrow::checksum::{checksum, checksum_data};
 use isthmus::arrow::copy::deep_copy;
 use isthmus::arrow::export::{export, export_array, export_schema};
 use isthmus::arrow::import::{import_array, import_schema, read_schema, view_array};
 use isthmus::arrow::{ArrayData, ArrayView, Buffer, DataType, Field, MutableBuffer};
-use isthmus::ffi::arrow::ArrowArray;
 use isthmus::ffi::arrow_exchange::{isthmus_arrow_stats_get, IsthmusArrowStats};
 
 fn stats() -> IsthmusArrowStats {
@@ -123,7 +123,7 @@ fn exported_structs_are_what_the_specification_says() {
     unsafe {
         assert_eq!(std::ffi::CStr::from_ptr(schema.format).to_str(), Ok("i"));
         assert_eq!(std::ffi::CStr::from_ptr(schema.name).to_str(), Ok("dict"));
-        assert_eq!(schema.flags, isthmus::ffi::arrow::ARROW_FLAG_NULLABLE);
+        assert_eq!(schema.flags, isthmus::arrow::c_data::ARROW_FLAG_NULLABLE);
         assert!(schema.children.is_null() && schema.n_children == 0);
         assert_eq!(
             std::ffi::CStr::from_ptr((*schema.dictionary).format).to_str(),
@@ -209,7 +209,7 @@ fn move_child(array: &mut ArrowArray, i: usize) -> ArrowArray {
 #[test]
 fn exports_may_be_released_from_another_thread() {
     let _lock = counters_lock();
-    struct Exported(ArrowArray, isthmus::ffi::arrow::ArrowSchema);
+    struct Exported(ArrowArray, isthmus::arrow::c_data::ArrowSchema);
     // SAFETY: the C Data Interface lets a consumer release from any thread.
     unsafe impl Send for Exported {}
     let (field, data) = nested_types().pop().unwrap();

@@ -15,9 +15,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use isthmus::arrow::c_data as arrow;
 use isthmus::compression::Codec;
 use isthmus::error::Status;
-use isthmus::ffi::{arrow, library, parquet, ERROR_MESSAGE_CAPACITY};
+use isthmus::ffi::{library, parquet, ERROR_MESSAGE_CAPACITY};
 
 fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -11,9 +11,9 @@ use std::mem::MaybeUninit;
 use std::ptr::{null, null_mut};
 use std::sync::Mutex;
 
+use isthmus::arrow::c_data::{ArrowArray, ArrowSchema};
 use isthmus::compression::Codec;
 use isthmus::error::Status;
-use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
 use isthmus::ffi::parquet::*;
 use isthmus::parquet::format::{LogicalType, PhysicalType, Repetition, SchemaElement};
 use parquet_support::ffi::{error, message, open_footer, stats};

@@ -10,10 +10,10 @@ use std::mem::MaybeUninit;
 use std::ptr::{null, null_mut};
 use std::sync::Mutex;
 
+use isthmus::arrow::c_data::{ArrowArray, ArrowSchema};
 use isthmus::arrow::export::export_schema;
 use isthmus::arrow::{DataType, Field};
 use isthmus::error::Status;
-use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
 use isthmus::ffi::arrow_exchange::isthmus_arrow_checksum;
 use isthmus::ffi::parquet::*;
 use isthmus::parquet::format::{LogicalType, PhysicalType, Repetition, SchemaElement};

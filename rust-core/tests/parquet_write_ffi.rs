@@ -10,10 +10,10 @@ use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use isthmus::arrow::c_data::{ArrowArray, ArrowSchema};
 use isthmus::arrow::field::encode_metadata;
 use isthmus::arrow::{ArrayData, DataType, Field};
 use isthmus::error::Status;
-use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
 use isthmus::ffi::parquet_write::*;
 use isthmus::ffi::IsthmusError;
 use parquet_write_support::reader::read_file;

@@ -16,12 +16,12 @@ use super::field::{Field, FieldPath};
 use super::stats;
 use super::view::{validate, Checks};
 use super::DataType;
-use crate::error::Result;
-use crate::ffi::arrow::{
+use crate::arrow::c_data::{
     ArrowArray, ArrowSchema, ARROW_FLAG_DICTIONARY_ORDERED, ARROW_FLAG_MAP_KEYS_SORTED,
     ARROW_FLAG_NULLABLE,
 };
-use crate::ffi::guard_infallible;
+use crate::error::Result;
+use crate::panic_guard::guard_infallible;
 
 /// Exports `field` as a schema the caller must release (or hand to a consumer).
 pub fn export_schema(field: &Field) -> Result<ArrowSchema> {

@@ -18,11 +18,11 @@ use super::datatype::DataType;
 use super::field::{metadata_len, DictionaryType, Field, FieldPath, MAX_DEPTH};
 use super::stats;
 use super::view::{c_count, validate, ArrayView, Checks, RawBuffer, RawNode};
-use crate::error::{Error, Result};
-use crate::ffi::arrow::{
+use crate::arrow::c_data::{
     ArrowArray, ArrowSchema, ARROW_FLAG_DICTIONARY_ORDERED, ARROW_FLAG_MAP_KEYS_SORTED,
     ARROW_FLAG_NULLABLE,
 };
+use crate::error::{Error, Result};
 
 /// An array moved into the library. Dropping it calls the producer's release.
 pub struct ImportedArray {

@@ -8,8 +8,9 @@
 //!   producer's buffers give back for its next ones.
 //! - [`view`]: validation of an array against its field; [`ArrayView`] reads
 //!   what passed, whether it lives here or in another producer's memory.
-//! - [`export`] and [`import`]: the producer and consumer sides of the
-//!   interface, with the release protocol; [`stats`] counts what crosses.
+//! - [`c_data`]: the interface's two structs, as the specification and the C
+//!   header declare them; [`export`] and [`import`]: its producer and consumer
+//!   sides, with the release protocol; [`stats`] counts what crosses.
 //! - [`copy`] and [`checksum`]: deep copies and the canonical checksum of
 //!   `docs/arrow-checksum.md`.
 
@@ -22,6 +23,7 @@ compile_error!("the Arrow layer assumes a little-endian target");
 pub mod array;
 pub mod bitmap;
 pub mod buffer;
+pub mod c_data;
 pub mod checksum;
 pub mod copy;
 pub mod datatype;

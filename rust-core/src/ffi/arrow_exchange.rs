@@ -1,8 +1,8 @@
 //! Arrow exchange exports: counters, the echo that proves both directions of
 //! the C Data Interface agree, and the canonical checksum.
 
-use super::arrow::{ArrowArray, ArrowSchema};
 use super::{guard, out_param, write_out, IsthmusError};
+use crate::arrow::c_data::{ArrowArray, ArrowSchema};
 use crate::arrow::checksum::checksum;
 use crate::arrow::copy::deep_copy;
 use crate::arrow::export::export;

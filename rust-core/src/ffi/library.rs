@@ -5,13 +5,13 @@ use std::fmt::Write;
 use std::mem::{align_of, offset_of, size_of};
 use std::sync::OnceLock;
 
-use super::arrow::{ArrowArray, ArrowSchema};
 use super::arrow_exchange::IsthmusArrowStats;
 use super::parquet::{
     IsthmusColumnChunkInfo, IsthmusColumnInfo, IsthmusFileInfo, IsthmusRange, IsthmusRowGroupInfo,
     IsthmusScanOptions,
 };
 use super::{guard, guard_infallible, IsthmusError};
+use crate::arrow::c_data::{ArrowArray, ArrowSchema};
 use crate::error::Result;
 
 /// `ISTHMUS_ABI_VERSION`: bump with any change to an export, a struct or the

@@ -12,10 +12,10 @@ use std::ptr::null;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use super::arrow::{ArrowArray, ArrowSchema};
 use super::{
     free_handle, guard, guard_infallible, input_slice, out_param, write_out, IsthmusError,
 };
+use crate::arrow::c_data::{ArrowArray, ArrowSchema};
 use crate::arrow::export::{export, export_array, export_schema};
 use crate::arrow::import::read_schema;
 use crate::arrow::pool::BufferPool;

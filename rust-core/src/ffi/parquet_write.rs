@@ -10,8 +10,8 @@ use std::path::Path;
 use std::ptr;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
-use super::arrow::{ArrowArray, ArrowSchema};
 use super::{free_handle, guard, guard_infallible, out_param, write_out, IsthmusError};
+use crate::arrow::c_data::{ArrowArray, ArrowSchema};
 use crate::arrow::import::{import_array, read_schema};
 use crate::arrow::{DataType, Field};
 use crate::error::{Error, Result};

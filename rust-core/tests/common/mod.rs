@@ -11,9 +11,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use isthmus::arrow::bitmap::BitmapBuilder;
 use isthmus::arrow::buffer::NativeType;
+use isthmus::arrow::c_data::{ArrowArray, ArrowSchema};
 use isthmus::arrow::field::encode_metadata;
 use isthmus::arrow::{ArrayData, Buffer, DataType, Field, MutableBuffer, TimeUnit};
-use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
 
 /// The Arrow counters are global: tests that read them take this lock, and so
 /// does every other test in the same binary that exports or imports.
@@ -563,7 +563,7 @@ impl CSchemaSpec {
         CSchemaSpec {
             format: Some(format),
             name,
-            flags: isthmus::ffi::arrow::ARROW_FLAG_NULLABLE,
+            flags: isthmus::arrow::c_data::ARROW_FLAG_NULLABLE,
             children: vec![],
             dictionary: None,
         }

@@ -14,10 +14,10 @@ use std::sync::Arc;
 
 use isthmus::arrow::bitmap::BitmapBuilder;
 use isthmus::arrow::buffer::NativeType;
+use isthmus::arrow::c_data::{ArrowArray, ArrowSchema};
 use isthmus::arrow::export::{export_array, export_schema};
 use isthmus::arrow::field::encode_metadata;
 use isthmus::arrow::{ArrayData, ArrayView, Buffer, DataType, Field, MutableBuffer};
-use isthmus::ffi::arrow::{ArrowArray, ArrowSchema};
 use isthmus::parquet::write::{FileWriter, WriteResult, WriterOptions};
 
 /// One column: its field (with a field id) and its values.
