@@ -14,7 +14,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use super::page::append_page;
+use super::stored_page::append_page;
 use crate::compression::Codec;
 use crate::error::{Error, Result};
 use crate::parquet::format::PageHeader;

@@ -24,6 +24,7 @@ mod output;
 mod page;
 pub mod schema;
 pub mod stats;
+mod stored_page;
 pub mod writer;
 
 pub use column::ColumnMetrics;

@@ -8,14 +8,14 @@ use super::compress::{Job, Pool, Work};
 use super::options::PageVersion;
 use super::schema::{LeafColumn, Order};
 use super::stats::{compare, truncate_max, truncate_min, COLUMN_INDEX_TRUNCATE};
+use super::stored_page::{append_page, page_int};
 use crate::compression::Codec;
 use crate::error::{Error, Result};
-use crate::parquet::crc::crc32_of;
 use crate::parquet::encodings::append_length_prefixed;
 use crate::parquet::encodings::rle::RleEncoder;
 use crate::parquet::format::{
     BoundaryOrder, ColumnIndex, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding,
-    OffsetIndex, PageEncodingStats, PageHeader, PageLocation, PageType, PhysicalType, ThriftStruct,
+    OffsetIndex, PageEncodingStats, PageHeader, PageLocation, PageType, PhysicalType,
 };
 
 /// A run of validity bits: bit `offset + i` of `bits` is row `i`.
@@ -836,26 +836,6 @@ impl ChunkBuilder {
     }
 }
 
-/// Appends a page to `out`: its header (with the stored size and the CRC of
-/// the stored bytes filled in), the uncompressed `prefix` (v2 levels), then
-/// `body`. Returns the header's length.
-pub(crate) fn append_page(
-    out: &mut Vec<u8>,
-    mut header: PageHeader,
-    prefix: &[u8],
-    body: &[u8],
-) -> Result<usize> {
-    header.compressed_page_size = page_int(prefix.len() + body.len(), "bytes")?;
-    let crc = crate::parquet::crc::crc32_update(crc32_of(prefix), body);
-    header.crc = Some(crc as i32);
-    let start = out.len();
-    header.encode(out)?;
-    let header_len = out.len() - start;
-    out.extend_from_slice(prefix);
-    out.extend_from_slice(body);
-    Ok(header_len)
-}
-
 fn dedup_in_order(encodings: &mut Vec<Encoding>) {
     let mut seen = Vec::with_capacity(encodings.len());
     encodings.retain(|e| {
@@ -896,16 +876,6 @@ fn boundary_order(
     } else {
         BoundaryOrder::Unordered
     }
-}
-
-/// A page count or size as the header's i32.
-pub(crate) fn page_int(n: usize, what: &str) -> Result<i32> {
-    i32::try_from(n).map_err(|_| {
-        Error::invalid_argument(format!(
-            "a page of {n} {what} exceeds the format's limit of {}",
-            i32::MAX
-        ))
-    })
 }
 
 #[cfg(test)]
