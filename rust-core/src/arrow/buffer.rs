@@ -591,4 +591,68 @@ mod tests {
             self.ptr.as_ptr()
         }
     }
+
+    // The pool, through the buffers that draw from it and give back to it.
+
+    #[test]
+    fn dropped_buffers_come_back_and_are_reused_best_fit() {
+        let pool = BufferPool::new();
+        let mut small = MutableBuffer::new_in(&pool);
+        small.reserve(100).unwrap();
+        let mut large = MutableBuffer::new_in(&pool);
+        large.extend_from_slice(&[7u8; 5000]).unwrap();
+        let (small_cap, large_cap) = (small.capacity(), large.capacity());
+        let large_ptr = large.as_slice().as_ptr();
+        let frozen = large.freeze();
+        drop(small);
+        assert_eq!(
+            pool.free_bytes(),
+            small_cap,
+            "a dropped buffer goes back to the pool"
+        );
+        drop(frozen);
+        assert_eq!(
+            pool.free_bytes(),
+            small_cap + large_cap,
+            "so does a frozen one, when dropped"
+        );
+
+        let mut again = MutableBuffer::new_in(&pool);
+        again.reserve(1000).unwrap();
+        assert_eq!(
+            again.capacity(),
+            large_cap,
+            "the smallest free allocation that fits"
+        );
+        assert_eq!(again.as_slice().as_ptr(), large_ptr);
+        assert_eq!(pool.free_bytes(), small_cap);
+    }
+
+    #[test]
+    fn growing_gives_the_old_allocation_back_and_a_frozen_buffer_keeps_its_pool() {
+        let pool = BufferPool::new();
+        let mut buffer = MutableBuffer::new_in(&pool);
+        buffer.extend_from_slice(&[1u8; 64]).unwrap();
+        let first = buffer.capacity();
+        buffer.extend_from_slice(&[2u8; 4096]).unwrap();
+        assert_eq!(
+            pool.free_bytes(),
+            first,
+            "the outgrown allocation may still be referenced"
+        );
+        assert_eq!(
+            &buffer.as_slice()[..65],
+            &[[1u8; 64].as_slice(), &[2]].concat()[..]
+        );
+        let frozen = buffer.freeze();
+        let weak = Arc::downgrade(&pool);
+        drop(pool);
+        assert!(weak.upgrade().is_some(), "the frozen buffer holds the pool");
+        assert_eq!(frozen.as_slice()[4159], 2);
+        drop(frozen);
+        assert!(
+            weak.upgrade().is_none(),
+            "the last buffer gone, the pool is freed"
+        );
+    }
 }
