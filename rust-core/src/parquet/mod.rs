@@ -1,6 +1,7 @@
-//! The Parquet decoder: the format layer (metadata structures, the schema tree,
+//! Parquet both ways: the format layer (metadata structures, the schema tree,
 //! the value encodings) and, on top of it, the reader that turns a file's
-//! column chunks into Arrow batches.
+//! column chunks into Arrow batches and the writer ([`write`]) that turns Arrow
+//! batches into a file.
 //!
 //! Format layer, independent of any in-memory format:
 //! - [`thrift`]: the Thrift compact protocol that metadata is written in.
@@ -20,6 +21,10 @@
 //! - [`file`](mod@file) and [`scan`]: an opened file (footer, metadata for pruning) and
 //!   a scan over it, batch by batch.
 //! - [`location`]: file / row group / column / page, for error messages.
+//!
+//! Writer:
+//! - [`write`]: schema, levels, pages, dictionaries, statistics and the footer,
+//!   as Iceberg's Java writer lays them out for the same rows.
 //!
 //! Everything here treats its input as untrusted file content: malformed bytes
 //! are CORRUPT_DATA errors, valid features this build lacks are UNSUPPORTED, and
