@@ -40,6 +40,7 @@ final class PositionDeletes {
     static final PositionDeletes NONE = new PositionDeletes(new long[0]);
     private static final Schema PATH_AND_POSITION =
             new Schema(MetadataColumns.DELETE_FILE_PATH, MetadataColumns.DELETE_FILE_POS);
+    private static final Schema POSITION = new Schema(MetadataColumns.DELETE_FILE_POS);
 
     private final long[] positions;
 
@@ -116,16 +117,17 @@ final class PositionDeletes {
                 count = at[0];
                 continue;
             }
-            // Named by the delete file's metadata, or by its file_path bounds when they are equal.
+            // Named by the delete file's metadata, or by its file_path bounds when they are equal:
+            // then its paths, most of what it holds, need not be decoded.
             boolean onlyThisFile = dataFile.equals(ContentFileUtil.referencedDataFileLocation(delete));
             try (NativeParquetFile file = NativeTaskReader.openFile(delete.location(), io, options);
-                    NativeParquetScan scan = file.scan(new ScanOptions(PATH_AND_POSITION, null, 0,
-                            options.batchSize(), false), tracker)) {
+                    NativeParquetScan scan = file.scan(new ScanOptions(onlyThisFile ? POSITION : PATH_AND_POSITION,
+                            null, 0, options.batchSize(), false), tracker)) {
                 while (scan.hasNext()) {
                     try (ArrowColumnarBatch batch = scan.next()) {
                         ColumnVector[] columns = batch.batch().columns;
-                        BytesColumnVector paths = (BytesColumnVector) columns[0];
-                        LongColumnVector pos = (LongColumnVector) columns[1];
+                        BytesColumnVector paths = onlyThisFile ? null : (BytesColumnVector) columns[0];
+                        LongColumnVector pos = (LongColumnVector) columns[columns.length - 1];
                         int rows = batch.numRows();
                         for (int i = 0; i < rows; i++) {
                             if (!onlyThisFile && !samePath(paths.getBytes(i), path)) {
