@@ -69,6 +69,15 @@ public final class HiveStyleTable {
 
     /** Writes rows {@code first} to {@code first + count - 1} into one file without ids and adds it. */
     public static DataFile addFile(Table table, long first, int count) {
+        return addFile(table, first, count, null);
+    }
+
+    /**
+     * Writes rows {@code first} to {@code first + count - 1} into one file without ids and adds it
+     * to partition {@code partitionPath} (such as {@code region=eu}, a value the file does not hold,
+     * as Hive lays out partitions), or unpartitioned if it is {@code null}.
+     */
+    public static DataFile addFile(Table table, long first, int count, String partitionPath) {
         String location = table.locationProvider().newDataLocation(UUID.randomUUID() + ".parquet");
         Path path = Path.of(java.net.URI.create(location));
         try {
@@ -110,7 +119,11 @@ public final class HiveStyleTable {
         }
         InputFile input = table.io().newInputFile(location);
         String mapping = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
-        DataFile file = DataFiles.builder(table.spec())
+        DataFiles.Builder builder = DataFiles.builder(table.spec());
+        if (partitionPath != null) {
+            builder.withPartitionPath(partitionPath);
+        }
+        DataFile file = builder
                 .withPath(location)
                 .withFormat(FileFormat.PARQUET)
                 .withFileSizeInBytes(input.getLength())

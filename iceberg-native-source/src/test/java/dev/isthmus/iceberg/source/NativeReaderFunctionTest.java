@@ -727,6 +727,35 @@ class NativeReaderFunctionTest {
     }
 
     /**
+     * Equality keys on a partition column that migrated files do not hold (Hive's layout: the
+     * value is in the path): Iceberg compares the partition value, so such tasks fall back, while
+     * keys on columns the files hold apply natively.
+     */
+    @Test
+    void equalityKeysOnAPartitionColumnTheFileLacksFallBack() {
+        Schema schema = TypeUtil.join(HiveStyleTable.SCHEMA, new Schema(
+                Types.NestedField.optional(9, "region", Types.StringType.get())));
+        Table table = new TestTables(dir).create("hive_parts", schema,
+                PartitionSpec.builderFor(schema).identity("region").build(), withFormatV2(Map.of()));
+        HiveStyleTable.mapByName(table);
+        HiveStyleTable.addFile(table, 0, 1_000, "region=eu");
+        HiveStyleTable.addFile(table, 1_000, 1_000, "region=us");
+        List<Record> keys = new ArrayList<>();
+        for (long id : new long[] {3, 4, 1_003}) {
+            Record key = GenericRecord.create(table.schema());
+            key.setField("id", id);
+            key.setField("region", "eu");
+            keys.add(key);
+        }
+        TestTables.deleteEquals(table, "id", keys.subList(0, 1));
+        long rowsDeleted = NativeSourceCounters.rowsDeleted();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 1), "keys on a column the files hold");
+        assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "id 3 deleted natively");
+        TestTables.deleteEquals(table, List.of("id", "region"), keys);
+        assertTrue(assertSameAsStock(table, null, List.of(), 1) > 0, "the eu file's task falls back");
+    }
+
+    /**
      * An equality key column added with a default (v3): a file written before it holds no such
      * column, and Iceberg compares its default with the keys, so that file's task falls back; a
      * file that holds the column reads natively.
