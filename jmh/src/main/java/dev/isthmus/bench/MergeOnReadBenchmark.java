@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * the new rows, as Flink's upsert sink writes them ({@link BidsTable#ensureUpserted}). Every job
  * hashes every value into a checksum, which must be the same for all three legs, and must count
  * the live rows; the native job must leave out exactly the deleted rows.
- * {@link #nativeSourceUncached} times the native job without the JVM's equality delete cache.
+ * {@link #nativeSourceUncached} times the native job with the JVM's equality delete cache off.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -103,9 +103,10 @@ public class MergeOnReadBenchmark {
     }
 
     /**
-     * The native source in a JVM that keeps no equality delete set between jobs, so every job
-     * decodes its delete files, as the first job of a TaskManager does; the same as
-     * {@link #nativeSource} for position deletes and deletion vectors, which are never cached.
+     * The native source with the JVM's equality delete cache off, so every task decodes the
+     * equality delete files it applies (only tasks loading the same file at once share it): what
+     * the cache saves. The same as {@link #nativeSource} for position deletes and deletion vectors,
+     * which are never cached, so there it shows the spread of two identical legs.
      */
     @Benchmark
     @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
