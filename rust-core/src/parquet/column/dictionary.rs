@@ -2,17 +2,15 @@
 //! column's Arrow representation, so that data pages only gather.
 
 use super::batch::LeafBatch;
-use super::conversion::{Conversion, Output};
+use super::conversion::Output;
 use super::plain_bytes::{copy_value, SLACK};
-use super::values::ValueDecoder;
 use crate::arrow::buffer::{cast_slice, NativeType};
 use crate::arrow::{ArrayData, Buffer, DataType};
 use crate::error::{Error, Result};
-use crate::parquet::format::{Encoding, PhysicalType};
 
 /// The longest byte array values for which a gather reserves room for the
 /// longest value at every index instead of adding up the lengths.
-const BOUNDED_LEN: usize = 64;
+pub(super) const BOUNDED_LEN: usize = 64;
 
 #[derive(Debug)]
 pub struct Dictionary {
@@ -27,46 +25,13 @@ pub struct Dictionary {
 }
 
 impl Dictionary {
-    /// Decodes a dictionary page's `count` PLAIN values from `data`.
-    pub fn decode(
-        data: &[u8],
-        count: usize,
-        encoding: Encoding,
-        conversion: Conversion,
-        type_length: usize,
+    /// The dictionary of the `len` entries a PLAIN decoder wrote into `batch`,
+    /// converted for `output` (byte arrays with their offsets).
+    pub(super) fn from_batch(
+        len: usize,
+        output: Output,
+        mut batch: LeafBatch,
     ) -> Result<Dictionary> {
-        if !matches!(encoding, Encoding::Plain | Encoding::PlainDictionary) {
-            return Err(Error::unsupported(format!(
-                "a dictionary page in {encoding:?} encoding is not supported"
-            )));
-        }
-        let physical = conversion.physical();
-        // Every stored value takes at least this many bytes, which bounds what
-        // the count may claim before anything is allocated for it.
-        let min_width = match physical {
-            PhysicalType::Boolean => {
-                return Err(Error::unsupported(
-                    "dictionary-encoded BOOLEAN columns are not supported",
-                ))
-            }
-            PhysicalType::Int32 | PhysicalType::Float | PhysicalType::ByteArray => 4,
-            PhysicalType::Int64 | PhysicalType::Double => 8,
-            PhysicalType::Int96 => 12,
-            PhysicalType::FixedLenByteArray => type_length.max(1),
-        };
-        if count > data.len() / min_width {
-            return Err(Error::corrupt_data(format!(
-                "a dictionary page of {} bytes cannot hold {count} {physical:?} values",
-                data.len()
-            )));
-        }
-        let mut batch = LeafBatch::default();
-        let output = conversion.output();
-        if output == Output::Bytes {
-            batch.offsets.push(0i32)?;
-        }
-        let mut decoder = ValueDecoder::new(Encoding::Plain, physical, type_length, data, count)?;
-        decoder.decode(count, conversion, None, false, &mut batch)?;
         let longest = batch
             .offsets
             .typed::<i32>()
@@ -80,7 +45,7 @@ impl Dictionary {
             values.extend_zeros(SLACK)?;
         }
         Ok(Dictionary {
-            len: count,
+            len,
             output,
             values: values.freeze(),
             offsets: (output == Output::Bytes).then(|| offsets.freeze()),
@@ -211,90 +176,5 @@ impl Dictionary {
             children: vec![],
             dictionary: None,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::error::Status;
-    use crate::parquet::encodings::plain::encode_plain_byte_array;
-
-    #[test]
-    fn byte_array_dictionaries_gather_and_export() {
-        let mut page = Vec::new();
-        for word in ["", "ab", "xyz"] {
-            encode_plain_byte_array(word.as_bytes(), &mut page).unwrap();
-        }
-        let dictionary = Dictionary::decode(
-            &page,
-            3,
-            Encoding::PlainDictionary,
-            Conversion::ByteArray,
-            0,
-        )
-        .unwrap();
-        assert_eq!(dictionary.len(), 3);
-        let mut out = LeafBatch::default();
-        dictionary.gather(&[2, 0, 1, 2], &mut out).unwrap();
-        assert_eq!(out.values.as_slice(), b"xyzabxyz");
-        assert_eq!(out.offsets.typed::<i32>(), &[0, 3, 3, 5, 8]);
-        let array = dictionary.to_array(DataType::Utf8).unwrap();
-        assert_eq!(array.len, 3);
-    }
-
-    #[test]
-    fn long_byte_array_values_gather_exactly() {
-        let long = "x".repeat(BOUNDED_LEN + 37);
-        let mut page = Vec::new();
-        for word in ["ab", long.as_str()] {
-            encode_plain_byte_array(word.as_bytes(), &mut page).unwrap();
-        }
-        let dictionary =
-            Dictionary::decode(&page, 2, Encoding::Plain, Conversion::ByteArray, 0).unwrap();
-        let mut out = LeafBatch::default();
-        dictionary.gather(&[1, 0, 1], &mut out).unwrap();
-        dictionary.gather(&[0], &mut out).unwrap();
-        let expected = format!("{long}ab{long}ab");
-        assert_eq!(out.values.as_slice(), expected.as_bytes());
-        let n = long.len() as i32;
-        assert_eq!(
-            out.offsets.typed::<i32>(),
-            &[0, n, n + 2, 2 * n + 2, 2 * n + 4]
-        );
-    }
-
-    #[test]
-    fn fixed_width_dictionaries_convert_once() {
-        let page: Vec<u8> = [5i32, -7].iter().flat_map(|v| v.to_le_bytes()).collect();
-        let dictionary =
-            Dictionary::decode(&page, 2, Encoding::Plain, Conversion::Int32ToDecimal, 0).unwrap();
-        let mut out = LeafBatch::default();
-        dictionary.gather(&[1, 1, 0], &mut out).unwrap();
-        assert_eq!(out.values.typed::<i128>(), &[-7, -7, 5]);
-        let array = dictionary
-            .to_array(DataType::Decimal128 {
-                precision: 9,
-                scale: 2,
-            })
-            .unwrap();
-        assert_eq!(array.len, 2);
-        assert_eq!(array.buffers.len(), 1, "fixed-width values need no offsets");
-    }
-
-    #[test]
-    fn counts_are_bounded_by_the_page() {
-        let err =
-            Dictionary::decode(&[0; 7], 2, Encoding::Plain, Conversion::Int32, 0).unwrap_err();
-        assert_eq!(err.status(), Status::CorruptData);
-        assert_eq!(
-            err.message(),
-            "a dictionary page of 7 bytes cannot hold 2 Int32 values"
-        );
-        let err = Dictionary::decode(&[0; 8], 2, Encoding::Rle, Conversion::Int32, 0).unwrap_err();
-        assert_eq!(err.status(), Status::Unsupported);
-        let err =
-            Dictionary::decode(&[0; 8], 2, Encoding::Plain, Conversion::Boolean, 0).unwrap_err();
-        assert_eq!(err.status(), Status::Unsupported);
     }
 }

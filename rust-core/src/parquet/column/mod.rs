@@ -375,7 +375,7 @@ fn decode_dictionary_page(
         return Err(Error::internal("a data page decoded as a dictionary"));
     };
     let len = pages.decompress(raw, chunk, buffer)?;
-    Dictionary::decode(
+    values::decode_dictionary(
         &buffer[..len],
         num_values,
         encoding,
