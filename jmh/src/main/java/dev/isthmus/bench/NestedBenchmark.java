@@ -57,7 +57,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code decodeIcebergFlinkReader}: Iceberg's Parquet reader with {@code FlinkParquetReaders},
  *       reusing its row containers, as Iceberg's Flink source reads a data file;</li>
  *   <li>{@code decodeIsthmusFlinkRows}: the native decoder read through the {@code ColumnarRowData}
- *       the native source emits.</li>
+ *       the native source emits;</li>
+ *   <li>{@code decodeIsthmusOnly}: the same decode and import, no value read.</li>
  * </ul>
  *
  * Both decode legs read the same file, written by Iceberg's writer at set-up, and touch every
@@ -179,6 +180,21 @@ public class NestedBenchmark {
     @Benchmark
     public long decodeIsthmusFlinkRows() {
         return readNative(input);
+    }
+
+    /** The native decode and import alone, no value read: what {@link #decodeIsthmusFlinkRows} adds is Flink's getters. */
+    @Benchmark
+    public long decodeIsthmusOnly() {
+        long rowsSeen = 0;
+        try (NativeParquetFile parquet = NativeParquetFile.open(input);
+                NativeParquetScan scan = parquet.scan(ScanOptions.of(SCHEMA), TRACKER)) {
+            while (scan.hasNext()) {
+                try (ArrowColumnarBatch batch = scan.next()) {
+                    rowsSeen += batch.numRows();
+                }
+            }
+        }
+        return rowsSeen;
     }
 
     private long readStock(Path file) {
