@@ -55,7 +55,9 @@ public final class ArrowChecksum {
         for (int i = 0; i < type.getFieldCount(); i++) {
             LogicalType fieldType = type.getTypeAt(i);
             // Flink has no getter for NULL: its values are all null.
-            Object value = fieldType instanceof NullType ? null : RowData.createFieldGetter(fieldType, i).getFieldOrNull(row);
+            Object value = fieldType instanceof NullType
+                    ? null
+                    : RowData.createFieldGetter(fieldType, i).getFieldOrNull(row);
             value(hash, value, fieldType);
         }
     }

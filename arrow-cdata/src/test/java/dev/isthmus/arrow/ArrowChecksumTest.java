@@ -33,14 +33,23 @@ class ArrowChecksumTest {
     @Test
     void fnv1aMatchesThePublishedVectors() {
         assertEquals(0xcbf29ce484222325L, new ArrowChecksum.Fnv1a().value());
-        assertEquals(0xaf63dc4c8601ec8cL, new ArrowChecksum.Fnv1a().add("a".getBytes(StandardCharsets.US_ASCII)).value());
-        assertEquals(0x85944171f73967e8L,
-                new ArrowChecksum.Fnv1a().add("foobar".getBytes(StandardCharsets.US_ASCII)).value());
+        assertEquals(
+                0xaf63dc4c8601ec8cL,
+                new ArrowChecksum.Fnv1a()
+                        .add("a".getBytes(StandardCharsets.US_ASCII))
+                        .value());
+        assertEquals(
+                0x85944171f73967e8L,
+                new ArrowChecksum.Fnv1a()
+                        .add("foobar".getBytes(StandardCharsets.US_ASCII))
+                        .value());
     }
 
-    private static final RowType FLAT = RowType.of(new LogicalType[] {
-        new IntType(false), new VarCharType(VarCharType.MAX_LENGTH), new BigIntType(),
-    }, new String[] {"i", "s", "l"});
+    private static final RowType FLAT = RowType.of(
+            new LogicalType[] {
+                new IntType(false), new VarCharType(VarCharType.MAX_LENGTH), new BigIntType(),
+            },
+            new String[] {"i", "s", "l"});
 
     @Test
     void anEmptyBatchHashesToTheOffsetBasis() {
@@ -59,10 +68,12 @@ class ArrowChecksumTest {
 
     @Test
     void nestedRow() {
-        RowType type = RowType.of(new LogicalType[] {
-            new DecimalType(5, 2), new TimestampType(6), new ArrayType(new BooleanType()),
-            new MapType(new VarCharType(false, 10), new IntType()), new BinaryType(2), new NullType(),
-        }, new String[] {"d", "ts", "flags", "m", "b", "n"});
+        RowType type = RowType.of(
+                new LogicalType[] {
+                    new DecimalType(5, 2), new TimestampType(6), new ArrayType(new BooleanType()),
+                    new MapType(new VarCharType(false, 10), new IntType()), new BinaryType(2), new NullType(),
+                },
+                new String[] {"d", "ts", "flags", "m", "b", "n"});
         Map<Object, Object> map = new LinkedHashMap<>();
         map.put(StringData.fromString("k"), 5);
         GenericRowData row = GenericRowData.of(

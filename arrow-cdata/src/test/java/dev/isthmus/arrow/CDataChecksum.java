@@ -48,21 +48,24 @@ public final class CDataChecksum {
     /** Buffer {@code index} of {@code array}, {@code bytes} long; NULL stays NULL. */
     @SuppressWarnings("restricted")
     public static MemorySegment buffer(MemorySegment array, int index, long bytes) {
-        MemorySegment pointers = ArrowArray.buffers(array).reinterpret(ArrowArray.n_buffers(array) * ValueLayout.ADDRESS.byteSize());
+        MemorySegment pointers =
+                ArrowArray.buffers(array).reinterpret(ArrowArray.n_buffers(array) * ValueLayout.ADDRESS.byteSize());
         MemorySegment buffer = pointers.getAtIndex(ValueLayout.ADDRESS, index);
         return buffer.equals(MemorySegment.NULL) ? buffer : buffer.reinterpret(bytes);
     }
 
     @SuppressWarnings("restricted")
     public static MemorySegment child(MemorySegment array, int index) {
-        MemorySegment pointers = ArrowArray.children(array).reinterpret(ArrowArray.n_children(array) * ValueLayout.ADDRESS.byteSize());
+        MemorySegment pointers =
+                ArrowArray.children(array).reinterpret(ArrowArray.n_children(array) * ValueLayout.ADDRESS.byteSize());
         return struct(pointers.getAtIndex(ValueLayout.ADDRESS, index));
     }
 
     public static boolean isValid(MemorySegment array, long index) {
         long slot = ArrowArray.offset(array) + index;
         MemorySegment validity = buffer(array, 0, (slot >>> 3) + 1);
-        return validity.equals(MemorySegment.NULL) || (validity.get(ValueLayout.JAVA_BYTE, slot >>> 3) & (1 << (slot & 7))) != 0;
+        return validity.equals(MemorySegment.NULL)
+                || (validity.get(ValueLayout.JAVA_BYTE, slot >>> 3) & (1 << (slot & 7))) != 0;
     }
 
     /** Offsets entry {@code slot} (the array's offset already applied) of a list, map or string array. */
@@ -78,11 +81,14 @@ public final class CDataChecksum {
         hash.add(1);
         long slot = ArrowArray.offset(array) + index;
         switch (field.type()) {
-            case ArrowType.Bool b -> hash.add((buffer(array, 1, (slot >>> 3) + 1).get(ValueLayout.JAVA_BYTE, slot >>> 3)
-                    >>> (slot & 7)) & 1);
+            case ArrowType.Bool b ->
+                hash.add(
+                        (buffer(array, 1, (slot >>> 3) + 1).get(ValueLayout.JAVA_BYTE, slot >>> 3) >>> (slot & 7)) & 1);
             case ArrowType.FixedWidth w -> {
                 int width = w.bitWidth() / 8;
-                hash.add(buffer(array, 1, (slot + 1) * width).asSlice(slot * width, width).toArray(ValueLayout.JAVA_BYTE));
+                hash.add(buffer(array, 1, (slot + 1) * width)
+                        .asSlice(slot * width, width)
+                        .toArray(ValueLayout.JAVA_BYTE));
             }
             case ArrowType.Utf8 u -> bytes(hash, array, slot);
             case ArrowType.Binary b -> bytes(hash, array, slot);

@@ -28,8 +28,10 @@ public final class FlinkValues {
         for (int i = 0; i < type.getFieldCount(); i++) {
             LogicalType field = type.getTypeAt(i);
             // Flink has no field getter for NULL; such a column can only be null.
-            values.add(field instanceof NullType ? (row.isNullAt(i) ? null : "NOT NULL")
-                    : plain(RowData.createFieldGetter(field, i).getFieldOrNull(row), field));
+            values.add(
+                    field instanceof NullType
+                            ? (row.isNullAt(i) ? null : "NOT NULL")
+                            : plain(RowData.createFieldGetter(field, i).getFieldOrNull(row), field));
         }
         return values;
     }

@@ -49,8 +49,8 @@ public final class NativeRoundTrip {
      * The rows as a Java-built batch imported straight back with the struct sliced to rows
      * {@code [offset, offset + length)}: the struct's offset must carry into every column.
      */
-    public static ArrowColumnarBatch sliced(List<? extends RowData> rows, RowType type, int offset, int length,
-            MemoryTracker tracker) {
+    public static ArrowColumnarBatch sliced(
+            List<? extends RowData> rows, RowType type, int offset, int length, MemoryTracker tracker) {
         FinishedArray finished = build(rows, type, tracker);
         try (Arena call = Arena.ofConfined()) {
             MemorySegment array = ArrowArray.allocate(call);

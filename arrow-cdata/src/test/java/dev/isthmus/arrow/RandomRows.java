@@ -44,29 +44,78 @@ import org.apache.flink.table.types.logical.VarCharType;
  */
 public final class RandomRows {
     /** Every type the builders handle, nullable and NOT NULL, flat and nested. */
-    public static final RowType EVERY_TYPE = RowType.of(new LogicalType[] {
-        new BooleanType(), new TinyIntType(), new SmallIntType(), new IntType(false), new BigIntType(),
-        new FloatType(), new DoubleType(false), new DecimalType(9, 2), new DecimalType(false, 18, 4),
-        new DecimalType(38, 10), new DateType(), new TimeType(), new TimestampType(3), new TimestampType(false, 6),
-        new TimestampType(9), new LocalZonedTimestampType(6), new LocalZonedTimestampType(9),
-        new VarCharType(VarCharType.MAX_LENGTH), new VarCharType(false, VarCharType.MAX_LENGTH), new CharType(3),
-        new VarBinaryType(VarBinaryType.MAX_LENGTH), new BinaryType(16), new NullType(),
-        RowType.of(new LogicalType[] {new IntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
-                new String[] {"a", "b"}),
-        new ArrayType(new BigIntType()),
-        new ArrayType(false, RowType.of(new LogicalType[] {new DoubleType(), new ArrayType(new VarCharType(10))},
-                new String[] {"x", "ys"})),
-        new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), new IntType()),
-        new MapType(new IntType(false), new MapType(new VarCharType(false, 5), new DecimalType(5, 2))),
-    }, new String[] {
-        "bool", "i8", "i16", "i32", "i64", "f32", "f64", "dec9", "dec18", "dec38", "date", "time", "ts3", "ts6", "ts9",
-        "ltz6", "ltz9", "str", "str_nn", "chr", "bin", "fixed16", "nothing", "point", "longs", "pairs", "attrs",
-        "nested_map"
-    });
+    public static final RowType EVERY_TYPE = RowType.of(
+            new LogicalType[] {
+                new BooleanType(),
+                new TinyIntType(),
+                new SmallIntType(),
+                new IntType(false),
+                new BigIntType(),
+                new FloatType(),
+                new DoubleType(false),
+                new DecimalType(9, 2),
+                new DecimalType(false, 18, 4),
+                new DecimalType(38, 10),
+                new DateType(),
+                new TimeType(),
+                new TimestampType(3),
+                new TimestampType(false, 6),
+                new TimestampType(9),
+                new LocalZonedTimestampType(6),
+                new LocalZonedTimestampType(9),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new VarCharType(false, VarCharType.MAX_LENGTH),
+                new CharType(3),
+                new VarBinaryType(VarBinaryType.MAX_LENGTH),
+                new BinaryType(16),
+                new NullType(),
+                RowType.of(
+                        new LogicalType[] {new IntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
+                        new String[] {"a", "b"}),
+                new ArrayType(new BigIntType()),
+                new ArrayType(
+                        false,
+                        RowType.of(
+                                new LogicalType[] {new DoubleType(), new ArrayType(new VarCharType(10))},
+                                new String[] {"x", "ys"})),
+                new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), new IntType()),
+                new MapType(new IntType(false), new MapType(new VarCharType(false, 5), new DecimalType(5, 2))),
+            },
+            new String[] {
+                "bool",
+                "i8",
+                "i16",
+                "i32",
+                "i64",
+                "f32",
+                "f64",
+                "dec9",
+                "dec18",
+                "dec38",
+                "date",
+                "time",
+                "ts3",
+                "ts6",
+                "ts9",
+                "ltz6",
+                "ltz9",
+                "str",
+                "str_nn",
+                "chr",
+                "bin",
+                "fixed16",
+                "nothing",
+                "point",
+                "longs",
+                "pairs",
+                "attrs",
+                "nested_map"
+            });
 
     /** {@link #EVERY_TYPE} but NULL, which Flink's binary rows cannot hold (it has no serializer). */
     public static final RowType EVERY_BINARY_ROW_TYPE = new RowType(EVERY_TYPE.getFields().stream()
-            .filter(field -> !(field.getType() instanceof NullType)).toList());
+            .filter(field -> !(field.getType() instanceof NullType))
+            .toList());
 
     private static final String[] SAMPLE_TEXT = {"", "a", "héllo", "日本語", "😀 emoji", "tab\tnew\nline", "zzz"};
 
@@ -104,8 +153,10 @@ public final class RandomRows {
             case SmallIntType t -> (short) random.nextInt();
             case IntType t -> edge() ? pick(Integer.MIN_VALUE, Integer.MAX_VALUE, 0) : random.nextInt();
             case BigIntType t -> edge() ? pick(Long.MIN_VALUE, Long.MAX_VALUE, 0L) : random.nextLong();
-            case FloatType t -> edge() ? pick(Float.NaN, -0.0f, Float.NEGATIVE_INFINITY) : (float) random.nextGaussian();
-            case DoubleType t -> edge() ? pick(Double.NaN, -0.0, Double.POSITIVE_INFINITY) : random.nextGaussian() * 1e6;
+            case FloatType t ->
+                edge() ? pick(Float.NaN, -0.0f, Float.NEGATIVE_INFINITY) : (float) random.nextGaussian();
+            case DoubleType t ->
+                edge() ? pick(Double.NaN, -0.0, Double.POSITIVE_INFINITY) : random.nextGaussian() * 1e6;
             case DecimalType t -> decimal(t.getPrecision(), t.getScale());
             case DateType t -> random.nextInt(-100_000, 100_000);
             case TimeType t -> random.nextInt(0, 86_400_000);
@@ -162,7 +213,9 @@ public final class RandomRows {
 
     private String text(int maxCodePoints) {
         String sample = SAMPLE_TEXT[random.nextInt(SAMPLE_TEXT.length)];
-        return sample.codePointCount(0, sample.length()) <= maxCodePoints ? sample : "x".repeat(Math.min(3, maxCodePoints));
+        return sample.codePointCount(0, sample.length()) <= maxCodePoints
+                ? sample
+                : "x".repeat(Math.min(3, maxCodePoints));
     }
 
     private byte[] bytes(int length) {

@@ -24,18 +24,18 @@ public final class Main {
     private static final String USAGE = "usage: Main --header <file.h> --output <dir> --package <java.package>"
             + " --header-class <ClassName> --symbol-lookup <Java expression of type SymbolLookup>";
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         try {
             Map<String, String> options = parseArguments(args);
-            JavaEmitter.Options emitterOptions = new JavaEmitter.Options(options.get("--package"),
-                    options.get("--header-class"), options.get("--symbol-lookup"));
-            List<Path> written = generate(Path.of(options.get("--header")), Path.of(options.get("--output")),
-                    emitterOptions);
+            JavaEmitter.Options emitterOptions = new JavaEmitter.Options(
+                    options.get("--package"), options.get("--header-class"), options.get("--symbol-lookup"));
+            List<Path> written =
+                    generate(Path.of(options.get("--header")), Path.of(options.get("--output")), emitterOptions);
             if (!written.isEmpty()) {
-                System.out.println("bindgen: updated " + written.size() + " file(s) in " + written.getFirst().getParent());
+                System.out.println("bindgen: updated " + written.size() + " file(s) in "
+                        + written.getFirst().getParent());
             }
         } catch (IllegalArgumentException e) {
             System.err.println("bindgen: " + e.getMessage() + "\n" + USAGE);
@@ -69,7 +69,8 @@ public final class Main {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.sorted().toList()) {
                 String name = file.getFileName().toString();
-                if (name.endsWith(".java") && !sources.containsKey(name.substring(0, name.length() - 5))
+                if (name.endsWith(".java")
+                        && !sources.containsKey(name.substring(0, name.length() - 5))
                         && isGenerated(file)) {
                     Files.delete(file);
                 }

@@ -8,11 +8,9 @@ import java.util.List;
  */
 public final class Model {
 
-    private Model() {
-    }
+    private Model() {}
 
-    public record Header(String fileName, List<Decl> decls) {
-    }
+    public record Header(String fileName, List<Decl> decls) {}
 
     public sealed interface CType permits Scalar, Pointer, Array, FunctionType, StructRef, Struct {
 
@@ -60,35 +58,27 @@ public final class Model {
         }
     }
 
-    public record Pointer(CType target) implements CType {
-    }
+    public record Pointer(CType target) implements CType {}
 
-    public record Array(CType element, long length) implements CType {
-    }
+    public record Array(CType element, long length) implements CType {}
 
-    public record FunctionType(CType returnType, List<Param> params) implements CType {
-    }
+    public record FunctionType(CType returnType, List<Param> params) implements CType {}
 
     /** A struct named by its tag where only its address matters (it may still be incomplete). */
-    public record StructRef(String tag) implements CType {
-    }
+    public record StructRef(String tag) implements CType {}
 
-    public record Param(String name, CType type) {
-    }
+    public record Param(String name, CType type) {}
 
     public sealed interface Decl permits Constant, Function, Struct, Typedef {
         int line();
     }
 
     /** An integer {@code #define}; {@code isLong} when C gives it a 64-bit type. */
-    public record Constant(String name, long value, boolean isLong, String cText, int line) implements Decl {
-    }
+    public record Constant(String name, long value, boolean isLong, String cText, int line) implements Decl {}
 
-    public record Function(String name, FunctionType type, String cText, int line) implements Decl {
-    }
+    public record Function(String name, FunctionType type, String cText, int line) implements Decl {}
 
-    public record Field(String name, CType type, long offset, String cText) {
-    }
+    public record Field(String name, CType type, long offset, String cText) {}
 
     /** A complete struct; {@code name} is its tag, or its typedef name when it has no tag. */
     public record Struct(String name, List<Field> fields, long size, long align, String cText, int line)
@@ -115,6 +105,5 @@ public final class Model {
     }
 
     /** A typedef that is not simply a struct's own tag repeated. */
-    public record Typedef(String name, CType type, String cText, int line) implements Decl {
-    }
+    public record Typedef(String name, CType type, String cText, int line) implements Decl {}
 }

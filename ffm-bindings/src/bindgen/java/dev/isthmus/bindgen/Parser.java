@@ -16,7 +16,6 @@ import dev.isthmus.bindgen.Model.StructRef;
 import dev.isthmus.bindgen.Model.Typedef;
 import dev.isthmus.bindgen.Preprocessor.Kind;
 import dev.isthmus.bindgen.Preprocessor.Token;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,9 +36,23 @@ public final class Parser {
 
     private static final Set<String> BASIC_TYPE_WORDS =
             Set.of("void", "_Bool", "char", "short", "int", "long", "float", "double", "signed", "unsigned");
-    private static final Set<String> UNSUPPORTED_SPECIFIERS = Set.of("static", "inline", "volatile", "register",
-            "auto", "restrict", "__restrict", "_Atomic", "_Thread_local", "thread_local", "_Noreturn", "_Alignas",
-            "__attribute__", "__declspec", "__extension__", "constexpr");
+    private static final Set<String> UNSUPPORTED_SPECIFIERS = Set.of(
+            "static",
+            "inline",
+            "volatile",
+            "register",
+            "auto",
+            "restrict",
+            "__restrict",
+            "_Atomic",
+            "_Thread_local",
+            "thread_local",
+            "_Noreturn",
+            "_Alignas",
+            "__attribute__",
+            "__declspec",
+            "__extension__",
+            "constexpr");
 
     private final String file;
     private final List<Token> tokens;
@@ -51,12 +64,10 @@ public final class Parser {
     private final List<Decl> decls = new ArrayList<>();
     private int pos;
 
-    private record Specifiers(CType type, boolean declaresStruct, int start, int end) {
-    }
+    private record Specifiers(CType type, boolean declaresStruct, int start, int end) {}
 
     /** A declarator's name and how it turns the declaration's base type into the declared type. */
-    private record Declarator(String name, int line, UnaryOperator<CType> wrap) {
-    }
+    private record Declarator(String name, int line, UnaryOperator<CType> wrap) {}
 
     private Parser(String file, Preprocessor.Result preprocessed) {
         this.file = file;
@@ -75,7 +86,9 @@ public final class Parser {
         while (parser.peek().kind() != Kind.EOF) {
             parser.declaration();
         }
-        List<Decl> inSourceOrder = parser.decls.stream().sorted(Comparator.comparingInt(Decl::line)).toList();
+        List<Decl> inSourceOrder = parser.decls.stream()
+                .sorted(Comparator.comparingInt(Decl::line))
+                .toList();
         return new Header(Path.of(file).getFileName().toString(), inSourceOrder);
     }
 
@@ -97,8 +110,10 @@ public final class Parser {
         }
         Declarator d = declarator(false);
         if (!(d.wrap().apply(specifiers.type()) instanceof FunctionType type)) {
-            throw error(d.line(), "global variable '" + d.name()
-                    + "' is not supported (only functions, structs, typedefs and #define constants are)");
+            throw error(
+                    d.line(),
+                    "global variable '" + d.name()
+                            + "' is not supported (only functions, structs, typedefs and #define constants are)");
         }
         if (peekIs("{")) {
             throw error(peek(), "function definitions are not supported in a header");
@@ -121,8 +136,8 @@ public final class Parser {
             Token name = expectIdentifier("a typedef name");
             expect(";");
             declareTypeName(name.text(), name.line());
-            Struct struct = Struct.layOut(name.text(), fields, structText("typedef struct", fields) + " " + name.text(),
-                    first.line());
+            Struct struct = Struct.layOut(
+                    name.text(), fields, structText("typedef struct", fields) + " " + name.text(), first.line());
             typedefs.put(name.text(), struct);
             decls.add(struct);
             return;
@@ -252,8 +267,10 @@ public final class Parser {
         }
         for (var header : Preprocessor.SYSTEM_HEADERS.entrySet()) {
             if (header.getValue().containsKey(name)) {
-                throw error(t, "unknown type name '" + name + "' (it is declared by <" + header.getKey()
-                        + ">, which this header does not include)");
+                throw error(
+                        t,
+                        "unknown type name '" + name + "' (it is declared by <" + header.getKey()
+                                + ">, which this header does not include)");
             }
         }
         if (preprocessed.macroNames().contains(name)) {
@@ -266,9 +283,11 @@ public final class Parser {
     private CType structSpecifier(Token structToken) {
         Token tagToken = peek();
         if (tagToken.kind() != Kind.IDENT) {
-            throw error(tagToken, peekIs("{")
-                    ? "an anonymous struct is only supported as 'typedef struct { ... } name;'"
-                    : "expected a struct tag after 'struct'");
+            throw error(
+                    tagToken,
+                    peekIs("{")
+                            ? "an anonymous struct is only supported as 'typedef struct { ... } name;'"
+                            : "expected a struct tag after 'struct'");
         }
         String tag = tagToken.text();
         pos++;
@@ -302,8 +321,9 @@ public final class Parser {
                 int declaratorStart = pos;
                 Declarator d = declarator(false);
                 if (peekIs(":")) {
-                    throw error(peek(), "bitfields are not supported (field '" + d.name() + "' of struct "
-                            + structName + ")");
+                    throw error(
+                            peek(),
+                            "bitfields are not supported (field '" + d.name() + "' of struct " + structName + ")");
                 }
                 if (!names.add(d.name())) {
                     throw error(d.line(), "struct " + structName + " has two fields named '" + d.name() + "'");
@@ -361,20 +381,23 @@ public final class Parser {
      */
     private void checkSignature(FunctionType type, String what, int line) {
         switch (type.returnType()) {
-            case Struct _, StructRef _ -> throw error(line, what + " returns a struct by value, which is not supported");
-            default -> {
-            }
+            case Struct _, StructRef _ ->
+                throw error(line, what + " returns a struct by value, which is not supported");
+            default -> {}
         }
         for (int i = 0; i < type.params().size(); i++) {
             Param p = type.params().get(i);
             String param = "parameter " + (p.name() != null ? "'" + p.name() + "'" : "#" + (i + 1)) + " of " + what;
             switch (p.type()) {
                 case Scalar s when s == Scalar.VOID -> throw error(line, param + " has type void");
-                case Struct _, StructRef _ -> throw error(line, param + " passes a struct by value, which is not supported");
-                case Pointer(FunctionType _) -> throw error(line, param
-                        + " is a function pointer, which is not supported (use a struct field of function-pointer type)");
-                default -> {
-                }
+                case Struct _, StructRef _ ->
+                    throw error(line, param + " passes a struct by value, which is not supported");
+                case Pointer(FunctionType _) ->
+                    throw error(
+                            line,
+                            param
+                                    + " is a function pointer, which is not supported (use a struct field of function-pointer type)");
+                default -> {}
             }
         }
     }
@@ -453,8 +476,10 @@ public final class Parser {
         }
         Constant c = constants.get(t.text());
         if (t.kind() != Kind.IDENT || c == null || c.line() >= t.line()) {
-            throw error(t, "an array length must be an integer literal or an integer #define constant defined"
-                    + " before it, got '" + t.text() + "'");
+            throw error(
+                    t,
+                    "an array length must be an integer literal or an integer #define constant defined"
+                            + " before it, got '" + t.text() + "'");
         }
         return c.value();
     }
@@ -541,8 +566,13 @@ public final class Parser {
             String t = tokens.get(i).text();
             if (i > from) {
                 String prev = tokens.get(i - 1).text();
-                boolean glued = prev.equals("(") || prev.equals("[")
-                        || t.equals(")") || t.equals("]") || t.equals(",") || t.equals(";") || t.equals("[")
+                boolean glued = prev.equals("(")
+                        || prev.equals("[")
+                        || t.equals(")")
+                        || t.equals("]")
+                        || t.equals(",")
+                        || t.equals(";")
+                        || t.equals("[")
                         || (prev.equals("*") && (tokens.get(i).kind() == Kind.IDENT || t.equals("*")))
                         || (t.equals("(") && !tokens.get(i + 1).text().equals("*"));
                 if (!glued) {

@@ -2,7 +2,6 @@ package dev.isthmus.bindgen;
 
 import dev.isthmus.bindgen.Model.Constant;
 import dev.isthmus.bindgen.Model.Scalar;
-
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -23,23 +22,41 @@ import java.util.regex.Pattern;
  */
 final class Preprocessor {
 
-    enum Kind { IDENT, NUMBER, PUNCT, EOF }
-
-    record Token(Kind kind, String text, int line) {
+    enum Kind {
+        IDENT,
+        NUMBER,
+        PUNCT,
+        EOF
     }
 
-    record Result(List<Token> tokens, List<Constant> constants, Set<String> macroNames,
-                  Map<String, Scalar> typedefs) {
-    }
+    record Token(Kind kind, String text, int line) {}
+
+    record Result(List<Token> tokens, List<Constant> constants, Set<String> macroNames, Map<String, Scalar> typedefs) {}
 
     /** The typedefs each known system header declares, as glibc does on x86_64 Linux. */
     static final Map<String, Map<String, Scalar>> SYSTEM_HEADERS = Map.of(
-            "stdint.h", Map.of(
-                    "int8_t", Scalar.CHAR, "uint8_t", Scalar.CHAR,
-                    "int16_t", Scalar.SHORT, "uint16_t", Scalar.SHORT,
-                    "int32_t", Scalar.INT, "uint32_t", Scalar.INT,
-                    "int64_t", Scalar.LONG, "uint64_t", Scalar.LONG,
-                    "intptr_t", Scalar.LONG, "uintptr_t", Scalar.LONG),
+            "stdint.h",
+                    Map.of(
+                            "int8_t",
+                            Scalar.CHAR,
+                            "uint8_t",
+                            Scalar.CHAR,
+                            "int16_t",
+                            Scalar.SHORT,
+                            "uint16_t",
+                            Scalar.SHORT,
+                            "int32_t",
+                            Scalar.INT,
+                            "uint32_t",
+                            Scalar.INT,
+                            "int64_t",
+                            Scalar.LONG,
+                            "uint64_t",
+                            Scalar.LONG,
+                            "intptr_t",
+                            Scalar.LONG,
+                            "uintptr_t",
+                            Scalar.LONG),
             "stddef.h", Map.of("size_t", Scalar.LONG, "ptrdiff_t", Scalar.LONG),
             "stdbool.h", Map.of("bool", Scalar.BOOL));
 
@@ -75,8 +92,8 @@ final class Preprocessor {
             throw new BindgenException(file, p.conditionals.peek().line(), "unterminated conditional directive");
         }
         p.tokens.add(new Token(Kind.EOF, "end of file", lines.length));
-        return new Result(List.copyOf(p.tokens), List.copyOf(p.constants), Set.copyOf(p.macroNames),
-                Map.copyOf(p.typedefs));
+        return new Result(
+                List.copyOf(p.tokens), List.copyOf(p.constants), Set.copyOf(p.macroNames), Map.copyOf(p.typedefs));
     }
 
     /** Replaces each comment by a space, keeping its newlines so that line numbers stay right. */
@@ -239,13 +256,17 @@ final class Preprocessor {
         }
         Matcher m = INTEGER.matcher(expr);
         if (!m.matches()) {
-            throw new BindgenException(file, line, "#define " + name + " " + body
-                    + " is not supported: only integer literals (optionally negated or parenthesized) are");
+            throw new BindgenException(
+                    file,
+                    line,
+                    "#define " + name + " " + body
+                            + " is not supported: only integer literals (optionally negated or parenthesized) are");
         }
         String digits = m.group(1).toLowerCase();
         String suffix = m.group(2) == null ? "" : m.group(2).toLowerCase();
         boolean decimal = !digits.startsWith("0") || digits.equals("0");
-        BigInteger value = digits.startsWith("0x") ? new BigInteger(digits.substring(2), 16)
+        BigInteger value = digits.startsWith("0x")
+                ? new BigInteger(digits.substring(2), 16)
                 : decimal ? new BigInteger(digits) : new BigInteger(digits, 8);
         boolean unsignedSuffix = suffix.contains("u");
         boolean longSuffix = suffix.contains("l");
@@ -279,11 +300,13 @@ final class Preprocessor {
     }
 
     private void include(String text, int line) {
-        String header = text.startsWith("<") && text.endsWith(">") ? text.substring(1, text.length() - 1).strip() : null;
+        String header = text.startsWith("<") && text.endsWith(">")
+                ? text.substring(1, text.length() - 1).strip()
+                : null;
         Map<String, Scalar> declared = header == null ? null : SYSTEM_HEADERS.get(header);
         if (declared == null) {
-            throw new BindgenException(file, line, "#include " + text
-                    + " is not supported (known: <stdint.h>, <stddef.h>, <stdbool.h>)");
+            throw new BindgenException(
+                    file, line, "#include " + text + " is not supported (known: <stdint.h>, <stddef.h>, <stdbool.h>)");
         }
         typedefs.putAll(declared);
     }
@@ -312,8 +335,11 @@ final class Preprocessor {
                 i++;
                 tokens.add(new Token(Kind.PUNCT, String.valueOf(c), line));
             } else if (c == '"' || c == '\'') {
-                throw new BindgenException(file, line, "string and character literals are not supported"
-                        + " (an extern \"C\" block must sit inside #ifdef __cplusplus)");
+                throw new BindgenException(
+                        file,
+                        line,
+                        "string and character literals are not supported"
+                                + " (an extern \"C\" block must sit inside #ifdef __cplusplus)");
             } else {
                 throw new BindgenException(file, line, "unexpected character '" + c + "'");
             }

@@ -39,8 +39,10 @@ public enum Codec {
         try {
             return valueOf(name.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown codec '" + name + "'; expected one of "
-                    + java.util.Arrays.toString(values()).toLowerCase(Locale.ROOT), e);
+            throw new IllegalArgumentException(
+                    "unknown codec '" + name + "'; expected one of "
+                            + java.util.Arrays.toString(values()).toLowerCase(Locale.ROOT),
+                    e);
         }
     }
 
@@ -62,8 +64,11 @@ public enum Codec {
      * @return the number of bytes written to {@code output}
      */
     public long compress(int level, MemorySegment input, MemorySegment output) {
-        return transform(input, output, (error, written) -> isthmus_h.isthmus_codec_compress(id, level, input,
-                input.byteSize(), output, output.byteSize(), written, error));
+        return transform(
+                input,
+                output,
+                (error, written) -> isthmus_h.isthmus_codec_compress(
+                        id, level, input, input.byteSize(), output, output.byteSize(), written, error));
     }
 
     /**
@@ -73,8 +78,11 @@ public enum Codec {
      * @return the number of bytes written to {@code output}
      */
     public long decompress(MemorySegment input, MemorySegment output) {
-        return transform(input, output, (error, written) -> isthmus_h.isthmus_codec_decompress(id, input,
-                input.byteSize(), output, output.byteSize(), written, error));
+        return transform(
+                input,
+                output,
+                (error, written) -> isthmus_h.isthmus_codec_decompress(
+                        id, input, input.byteSize(), output, output.byteSize(), written, error));
     }
 
     /** One native input-to-output call: {@code (error, written) -> status}. */

@@ -5,9 +5,13 @@ package dev.isthmus.ffm;
  * One subclass per status, so callers can catch exactly what they can handle.
  */
 public sealed class NativeException extends RuntimeException
-        permits NativeException.InvalidArgument, NativeException.BufferTooSmall,
-                NativeException.CorruptData, NativeException.Unsupported, NativeException.Io,
-                NativeException.OutOfMemory, NativeException.Internal {
+        permits NativeException.InvalidArgument,
+                NativeException.BufferTooSmall,
+                NativeException.CorruptData,
+                NativeException.Unsupported,
+                NativeException.Io,
+                NativeException.OutOfMemory,
+                NativeException.Internal {
 
     private final Status status;
 

@@ -123,17 +123,24 @@ public final class NativeLibrary {
             MemorySegment.NULL.reinterpret(0);
             Path path = locate(System.getProperties(), System.getenv());
             SymbolLookup lookup = open(path, isthmus_h.ISTHMUS_ABI_VERSION());
-            LOG.info("Isthmus native library {} (ABI {}, {} {}) loaded from {}", version(lookup),
-                    isthmus_h.ISTHMUS_ABI_VERSION(), System.getProperty("os.name"), System.getProperty("os.arch"),
+            LOG.info(
+                    "Isthmus native library {} (ABI {}, {} {}) loaded from {}",
+                    version(lookup),
+                    isthmus_h.ISTHMUS_ABI_VERSION(),
+                    System.getProperty("os.name"),
+                    System.getProperty("os.arch"),
                     path);
             return lookup;
         } catch (NativeLibraryException e) {
             return e;
         } catch (IllegalCallerException e) {
-            return new NativeLibraryException("Isthmus calls its native library through Java's Foreign Function &"
-                    + " Memory API, which this JVM denies to the classpath: start every JVM that runs Isthmus with "
-                    + NATIVE_ACCESS_FLAG + " (in Flink, append it to env.java.opts.all in the Flink configuration,"
-                    + " keeping the options already there, for the client, the JobManager and the TaskManagers)", e);
+            return new NativeLibraryException(
+                    "Isthmus calls its native library through Java's Foreign Function &"
+                            + " Memory API, which this JVM denies to the classpath: start every JVM that runs Isthmus with "
+                            + NATIVE_ACCESS_FLAG
+                            + " (in Flink, append it to env.java.opts.all in the Flink configuration,"
+                            + " keeping the options already there, for the client, the JobManager and the TaskManagers)",
+                    e);
         } catch (RuntimeException | LinkageError e) {
             // Anything else (a malformed library path, a library without isthmus_version, a
             // temporary directory without POSIX permissions) must not fail this class's
@@ -144,8 +151,9 @@ public final class NativeLibrary {
 
     /** The version string through {@code lookup} itself: the bindings' lookup is not set yet. */
     private static String version(SymbolLookup lookup) {
-        MethodHandle handle = Linker.nativeLinker().downcallHandle(lookup.find("isthmus_version").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.ADDRESS));
+        MethodHandle handle = Linker.nativeLinker()
+                .downcallHandle(
+                        lookup.find("isthmus_version").orElseThrow(), FunctionDescriptor.of(ValueLayout.ADDRESS));
         try {
             return CStrings.staticString((MemorySegment) handle.invokeExact());
         } catch (Throwable t) {
@@ -223,8 +231,8 @@ public final class NativeLibrary {
             }
             return file;
         } catch (IOException e) {
-            throw new NativeLibraryException("cannot extract the Isthmus native library " + resource + " under " + tmp
-                    + ": " + e, e);
+            throw new NativeLibraryException(
+                    "cannot extract the Isthmus native library " + resource + " under " + tmp + ": " + e, e);
         }
     }
 
@@ -236,8 +244,11 @@ public final class NativeLibrary {
             // Made earlier, by this user or by someone else: checked below.
         }
         return Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                && Files.getOwner(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName().equals(user)
-                && Files.getPosixFilePermissions(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS).equals(OWNER_ONLY);
+                && Files.getOwner(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        .getName()
+                        .equals(user)
+                && Files.getPosixFilePermissions(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        .equals(OWNER_ONLY);
     }
 
     private static String sha256(byte[] bytes) {
@@ -258,11 +269,14 @@ public final class NativeLibrary {
         try {
             lookup = SymbolLookup.libraryLookup(path, Arena.global());
         } catch (IllegalArgumentException e) {
-            throw new NativeLibraryException("cannot open the Isthmus native library " + path + ": " + e.getMessage(), e);
+            throw new NativeLibraryException(
+                    "cannot open the Isthmus native library " + path + ": " + e.getMessage(), e);
         }
-        MemorySegment abiSymbol = lookup.find("isthmus_abi_version").orElseThrow(() -> new NativeLibraryException(
-                path + " is not an Isthmus native library (it has no isthmus_abi_version symbol)"));
-        MethodHandle abiVersion = Linker.nativeLinker().downcallHandle(abiSymbol, FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        MemorySegment abiSymbol = lookup.find("isthmus_abi_version")
+                .orElseThrow(() -> new NativeLibraryException(
+                        path + " is not an Isthmus native library (it has no isthmus_abi_version symbol)"));
+        MethodHandle abiVersion =
+                Linker.nativeLinker().downcallHandle(abiSymbol, FunctionDescriptor.of(ValueLayout.JAVA_INT));
         int actual;
         try {
             actual = (int) abiVersion.invokeExact();

@@ -1,19 +1,18 @@
 package dev.isthmus.bindgen;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.isthmus.bindgen.Model.Header;
 import dev.isthmus.bindgen.Model.Struct;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The generator's struct layouts must be the C compiler's: gcc prints sizeof/_Alignof/offsetof for each struct. */
 class GccLayoutTest {
@@ -64,7 +63,11 @@ class GccLayoutTest {
 
     private static boolean gccAvailable() {
         try {
-            return new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start().waitFor() == 0;
+            return new ProcessBuilder("gcc", "--version")
+                            .redirectErrorStream(true)
+                            .start()
+                            .waitFor()
+                    == 0;
         } catch (IOException | InterruptedException e) {
             return false;
         }

@@ -1,12 +1,9 @@
 package dev.isthmus.bindgen;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import javax.tools.DiagnosticCollector;
-import javax.tools.JavaFileObject;
-import javax.tools.ToolProvider;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.GroupLayout;
 import java.lang.foreign.MemoryLayout;
@@ -23,10 +20,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-
-import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaFileObject;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Generates the bindings for the real header and for the padding cases, compiles them in-process
@@ -130,6 +129,7 @@ class GeneratedBindingsTest {
 
     @TempDir
     static Path dir;
+
     private static ClassLoader loader;
 
     @BeforeAll
@@ -137,8 +137,11 @@ class GeneratedBindingsTest {
         Path sources = dir.resolve("src");
         Main.generate(TestSupport.realHeader(), sources, TestSupport.OPTIONS);
         Path cases = Files.writeString(dir.resolve("cases.h"), TestSupport.LAYOUT_CASES);
-        Main.generate(cases, sources, new JavaEmitter.Options("dev.isthmus.cases", "cases_h",
-                "dev.isthmus.ffm.NativeLibrary.symbolLookup()"));
+        Main.generate(
+                cases,
+                sources,
+                new JavaEmitter.Options(
+                        "dev.isthmus.cases", "cases_h", "dev.isthmus.ffm.NativeLibrary.symbolLookup()"));
         write(sources.resolve("dev/isthmus/ffm/NativeLibrary.java"), STUB_NATIVE_LIBRARY);
         write(sources.resolve("probe/Probe.java"), PROBE);
 
@@ -150,9 +153,21 @@ class GeneratedBindingsTest {
         var javac = ToolProvider.getSystemJavaCompiler();
         var diagnostics = new DiagnosticCollector<JavaFileObject>();
         try (var fileManager = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
-            boolean ok = javac.getTask(null, fileManager, diagnostics,
-                    List.of("--release", "25", "-Xlint:all", "-Werror", "-parameters", "-d", classes.toString()),
-                    null, fileManager.getJavaFileObjectsFromPaths(files)).call();
+            boolean ok = javac.getTask(
+                            null,
+                            fileManager,
+                            diagnostics,
+                            List.of(
+                                    "--release",
+                                    "25",
+                                    "-Xlint:all",
+                                    "-Werror",
+                                    "-parameters",
+                                    "-d",
+                                    classes.toString()),
+                            null,
+                            fileManager.getJavaFileObjectsFromPaths(files))
+                    .call();
             assertTrue(ok, "generated sources do not compile cleanly:\n" + diagnostics.getDiagnostics());
         }
         loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
@@ -172,10 +187,16 @@ class GeneratedBindingsTest {
     private static void assertStruct(String className, long size, Map<String, Long> offsets) throws Exception {
         assertEquals(size, call(className, "sizeof"), className + ".sizeof()");
         GroupLayout layout = (GroupLayout) call(className, "layout");
-        assertEquals(className.substring(className.lastIndexOf('.') + 1), layout.name().orElseThrow());
+        assertEquals(
+                className.substring(className.lastIndexOf('.') + 1),
+                layout.name().orElseThrow());
         for (var e : offsets.entrySet()) {
-            assertEquals(e.getValue(), call(className, JavaEmitter.javaName(e.getKey()) + "$offset"), className + "." + e.getKey());
-            assertEquals(e.getValue(), layout.byteOffset(groupElement(e.getKey())), className + " layout " + e.getKey());
+            assertEquals(
+                    e.getValue(),
+                    call(className, JavaEmitter.javaName(e.getKey()) + "$offset"),
+                    className + "." + e.getKey());
+            assertEquals(
+                    e.getValue(), layout.byteOffset(groupElement(e.getKey())), className + " layout " + e.getKey());
         }
     }
 
@@ -189,13 +210,53 @@ class GeneratedBindingsTest {
 
     @Test
     void structsReportGccSizesAndOffsets() throws Exception {
-        assertStruct("dev.isthmus.ffm.gen.isthmus_error", 1032,
-                offsets("code", 0, "message_length", 4, "message", 8));
-        assertStruct("dev.isthmus.ffm.gen.ArrowSchema", 72, offsets("format", 0, "name", 8, "metadata", 16,
-                "flags", 24, "n_children", 32, "children", 40, "dictionary", 48, "release", 56, "private_data", 64));
-        assertStruct("dev.isthmus.ffm.gen.ArrowArray", 80, offsets("length", 0, "null_count", 8, "offset", 16,
-                "n_buffers", 24, "n_children", 32, "buffers", 40, "children", 48, "dictionary", 56, "release", 64,
-                "private_data", 72));
+        assertStruct("dev.isthmus.ffm.gen.isthmus_error", 1032, offsets("code", 0, "message_length", 4, "message", 8));
+        assertStruct(
+                "dev.isthmus.ffm.gen.ArrowSchema",
+                72,
+                offsets(
+                        "format",
+                        0,
+                        "name",
+                        8,
+                        "metadata",
+                        16,
+                        "flags",
+                        24,
+                        "n_children",
+                        32,
+                        "children",
+                        40,
+                        "dictionary",
+                        48,
+                        "release",
+                        56,
+                        "private_data",
+                        64));
+        assertStruct(
+                "dev.isthmus.ffm.gen.ArrowArray",
+                80,
+                offsets(
+                        "length",
+                        0,
+                        "null_count",
+                        8,
+                        "offset",
+                        16,
+                        "n_buffers",
+                        24,
+                        "n_children",
+                        32,
+                        "buffers",
+                        40,
+                        "children",
+                        48,
+                        "dictionary",
+                        56,
+                        "release",
+                        64,
+                        "private_data",
+                        72));
     }
 
     @Test
@@ -207,19 +268,30 @@ class GeneratedBindingsTest {
         assertStruct("dev.isthmus.cases.anon_t", 24, offsets("a", 0, "b", 8, "c", 16));
         assertStruct("dev.isthmus.cases.java_words", 16, offsets("class", 0, "new", 8));
         assertEquals(8L, ((GroupLayout) call("dev.isthmus.cases.nested", "layout")).byteAlignment());
-        assertEquals(loader.loadClass("dev.isthmus.cases.char_double"),
-                loader.loadClass("dev.isthmus.cases.pair_t").getSuperclass(), "a typedef of a struct extends it");
+        assertEquals(
+                loader.loadClass("dev.isthmus.cases.char_double"),
+                loader.loadClass("dev.isthmus.cases.pair_t").getSuperclass(),
+                "a typedef of a struct extends it");
         Class<?> header = loader.loadClass("dev.isthmus.cases.cases_h");
         assertEquals(ValueLayout.JAVA_INT, header.getField("status_t").get(null));
         assertEquals(4294967296L, call("dev.isthmus.cases.cases_h", "BIG"));
-        assertEquals(double.class, header.getMethod("mix", float.class, long.class, MemorySegment.class, int.class)
-                .getReturnType());
-        assertEquals(List.of("x0", "weight", "bytes", "status"), Stream.of(header.getMethod("mix", float.class,
-                long.class, MemorySegment.class, int.class).getParameters()).map(java.lang.reflect.Parameter::getName).toList());
+        assertEquals(
+                double.class,
+                header.getMethod("mix", float.class, long.class, MemorySegment.class, int.class)
+                        .getReturnType());
+        assertEquals(
+                List.of("x0", "weight", "bytes", "status"),
+                Stream.of(header.getMethod("mix", float.class, long.class, MemorySegment.class, int.class)
+                                .getParameters())
+                        .map(java.lang.reflect.Parameter::getName)
+                        .toList());
         loader.loadClass("dev.isthmus.cases.java_words").getMethod("class_", MemorySegment.class);
         FunctionDescriptor fn = (FunctionDescriptor) loader.loadClass("dev.isthmus.cases.callback$fn")
-                .getMethod("descriptor").invoke(null);
-        assertEquals(FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_INT).toMethodType(),
+                .getMethod("descriptor")
+                .invoke(null);
+        assertEquals(
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_INT)
+                        .toMethodType(),
                 fn.toMethodType());
     }
 
@@ -237,24 +309,40 @@ class GeneratedBindingsTest {
         Class<?> header = loader.loadClass(h);
         assertEquals(ValueLayout.JAVA_LONG, header.getField("C_LONG").get(null));
         assertEquals(ValueLayout.JAVA_INT, header.getField("C_INT").get(null));
-        var pointer = (java.lang.foreign.AddressLayout) header.getField("C_POINTER").get(null);
-        assertEquals(MemoryLayout.sequenceLayout(Long.MAX_VALUE, ValueLayout.JAVA_BYTE), pointer.targetLayout().orElseThrow());
+        var pointer =
+                (java.lang.foreign.AddressLayout) header.getField("C_POINTER").get(null);
+        assertEquals(
+                MemoryLayout.sequenceLayout(Long.MAX_VALUE, ValueLayout.JAVA_BYTE),
+                pointer.targetLayout().orElseThrow());
         assertEquals(headerAbiVersion(), call(h, "ISTHMUS_ABI_VERSION"));
         assertEquals(7, call(h, "ISTHMUS_ERR_INTERNAL"));
         assertEquals(4, call(h, "ARROW_FLAG_MAP_KEYS_SORTED"));
-        assertTrue(java.lang.reflect.Modifier.isPrivate(header.getDeclaredConstructor().getModifiers()));
-        Method compress = header.getMethod("isthmus_codec_compress", int.class, int.class, MemorySegment.class,
-                long.class, MemorySegment.class, long.class, MemorySegment.class, MemorySegment.class);
+        assertTrue(java.lang.reflect.Modifier.isPrivate(
+                header.getDeclaredConstructor().getModifiers()));
+        Method compress = header.getMethod(
+                "isthmus_codec_compress",
+                int.class,
+                int.class,
+                MemorySegment.class,
+                long.class,
+                MemorySegment.class,
+                long.class,
+                MemorySegment.class,
+                MemorySegment.class);
         assertEquals(int.class, compress.getReturnType());
-        assertEquals(List.of("codec", "level", "input", "input_size", "output", "output_capacity", "out_written", "error"),
-                Stream.of(compress.getParameters()).map(java.lang.reflect.Parameter::getName).toList(),
+        assertEquals(
+                List.of("codec", "level", "input", "input_size", "output", "output_capacity", "out_written", "error"),
+                Stream.of(compress.getParameters())
+                        .map(java.lang.reflect.Parameter::getName)
+                        .toList(),
                 "parameter names come from the header (needs -parameters)");
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void probeUsesTheBindingsThroughNativeCode() throws Exception {
-        var probe = (Supplier<Map<String, Object>>) loader.loadClass("probe.Probe").getConstructor().newInstance();
+        var probe = (Supplier<Map<String, Object>>)
+                loader.loadClass("probe.Probe").getConstructor().newInstance();
         Map<String, Object> r = probe.get();
         int pid = (int) ProcessHandle.current().pid();
         assertEquals(pid, r.get("abi"), "a real downcall through the generated wrapper");

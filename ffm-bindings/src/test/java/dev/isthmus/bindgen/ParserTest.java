@@ -1,5 +1,11 @@
 package dev.isthmus.bindgen;
 
+import static dev.isthmus.bindgen.TestSupport.decls;
+import static dev.isthmus.bindgen.TestSupport.struct;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.isthmus.bindgen.Model.Array;
 import dev.isthmus.bindgen.Model.Constant;
 import dev.isthmus.bindgen.Model.Function;
@@ -11,15 +17,8 @@ import dev.isthmus.bindgen.Model.Scalar;
 import dev.isthmus.bindgen.Model.Struct;
 import dev.isthmus.bindgen.Model.StructRef;
 import dev.isthmus.bindgen.Model.Typedef;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
-
-import static dev.isthmus.bindgen.TestSupport.decls;
-import static dev.isthmus.bindgen.TestSupport.struct;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class ParserTest {
 
@@ -70,7 +69,11 @@ class ParserTest {
                 #endif
                 #endif
                 """);
-        assertEquals(List.of("A=1", "B=5"), decls(h, Constant.class).stream().map(c -> c.name() + "=" + c.value()).toList());
+        assertEquals(
+                List.of("A=1", "B=5"),
+                decls(h, Constant.class).stream()
+                        .map(c -> c.name() + "=" + c.value())
+                        .toList());
     }
 
     @Test
@@ -85,12 +88,19 @@ class ParserTest {
                 #define LONG_SUFFIX 1L
                 #define UNSIGNED_LONG 0xFFFFFFFFFFFFFFFFULL
                 """);
-        assertEquals(List.of(
-                        "DECIMAL 1024 int", "HEX 127 int", "OCTAL 15 int", "NEGATIVE -1 int",
-                        "UNSIGNED_INT 4294967295 int", "LONG_DECIMAL 4294967296 long", "LONG_SUFFIX 1 long",
+        assertEquals(
+                List.of(
+                        "DECIMAL 1024 int",
+                        "HEX 127 int",
+                        "OCTAL 15 int",
+                        "NEGATIVE -1 int",
+                        "UNSIGNED_INT 4294967295 int",
+                        "LONG_DECIMAL 4294967296 long",
+                        "LONG_SUFFIX 1 long",
                         "UNSIGNED_LONG -1 long"),
                 decls(h, Constant.class).stream()
-                        .map(c -> c.name() + " " + c.value() + (c.isLong() ? " long" : " int")).toList());
+                        .map(c -> c.name() + " " + c.value() + (c.isLong() ? " long" : " int"))
+                        .toList());
     }
 
     @Test
@@ -110,17 +120,23 @@ class ParserTest {
                 } holder;
                 """);
         Struct s = struct(h, "holder");
-        assertEquals(List.of("code", "name", "children", "buffers", "message", "release", "callback"),
+        assertEquals(
+                List.of("code", "name", "children", "buffers", "message", "release", "callback"),
                 s.fields().stream().map(Model.Field::name).toList());
         assertEquals(Scalar.INT, s.fields().get(0).type());
         assertEquals(new Pointer(Scalar.CHAR), s.fields().get(1).type());
-        assertEquals(new Pointer(new Pointer(new StructRef("Thing"))), s.fields().get(2).type());
+        assertEquals(
+                new Pointer(new Pointer(new StructRef("Thing"))),
+                s.fields().get(2).type());
         assertEquals(new Pointer(new Pointer(Scalar.VOID)), s.fields().get(3).type());
         assertEquals(new Array(Scalar.CHAR, 16), s.fields().get(4).type());
-        assertEquals(new Pointer(new FunctionType(Scalar.VOID, List.of(new Param(null, new Pointer(new StructRef("holder")))))),
+        assertEquals(
+                new Pointer(
+                        new FunctionType(Scalar.VOID, List.of(new Param(null, new Pointer(new StructRef("holder")))))),
                 s.fields().get(5).type());
-        assertEquals(new Pointer(new FunctionType(Scalar.LONG,
-                        List.of(new Param("ctx", new Pointer(Scalar.VOID)), new Param("n", Scalar.INT)))),
+        assertEquals(
+                new Pointer(new FunctionType(
+                        Scalar.LONG, List.of(new Param("ctx", new Pointer(Scalar.VOID)), new Param("n", Scalar.INT)))),
                 s.fields().get(6).type());
         assertEquals("void (*release)(struct holder *)", s.fields().get(5).cText());
         assertEquals("char message[CAPACITY]", s.fields().get(4).cText());
@@ -141,19 +157,34 @@ class ParserTest {
                 double unnamed(float, char *, int values[]);
                 """);
         List<Function> fs = decls(h, Function.class);
-        assertEquals(List.of("version", "name", "reset", "compress", "unnamed"), fs.stream().map(Function::name).toList());
+        assertEquals(
+                List.of("version", "name", "reset", "compress", "unnamed"),
+                fs.stream().map(Function::name).toList());
         assertEquals(new FunctionType(Scalar.INT, List.of()), fs.get(0).type());
-        assertEquals(new FunctionType(new Pointer(Scalar.CHAR), List.of()), fs.get(1).type());
+        assertEquals(
+                new FunctionType(new Pointer(Scalar.CHAR), List.of()), fs.get(1).type());
         assertEquals(new FunctionType(Scalar.VOID, List.of()), fs.get(2).type());
-        assertEquals(new FunctionType(Scalar.INT, List.of(
-                new Param("codec", Scalar.INT), new Param("input", new Pointer(Scalar.CHAR)),
-                new Param("input_size", Scalar.LONG), new Param("output", new Pointer(Scalar.CHAR)),
-                new Param("out_written", new Pointer(Scalar.LONG)), new Param("error", new Pointer(new StructRef("err"))))),
+        assertEquals(
+                new FunctionType(
+                        Scalar.INT,
+                        List.of(
+                                new Param("codec", Scalar.INT), new Param("input", new Pointer(Scalar.CHAR)),
+                                new Param("input_size", Scalar.LONG), new Param("output", new Pointer(Scalar.CHAR)),
+                                new Param("out_written", new Pointer(Scalar.LONG)),
+                                        new Param("error", new Pointer(new StructRef("err"))))),
                 fs.get(3).type());
-        assertEquals(new FunctionType(Scalar.DOUBLE, List.of(new Param(null, Scalar.FLOAT),
-                new Param(null, new Pointer(Scalar.CHAR)), new Param("values", new Pointer(Scalar.INT)))), fs.get(4).type());
-        assertEquals("int32_t compress(int32_t codec, const uint8_t *input, size_t input_size, uint8_t *output,"
-                + " uint64_t *out_written, err *error)", fs.get(3).cText());
+        assertEquals(
+                new FunctionType(
+                        Scalar.DOUBLE,
+                        List.of(
+                                new Param(null, Scalar.FLOAT),
+                                new Param(null, new Pointer(Scalar.CHAR)),
+                                new Param("values", new Pointer(Scalar.INT)))),
+                fs.get(4).type());
+        assertEquals(
+                "int32_t compress(int32_t codec, const uint8_t *input, size_t input_size, uint8_t *output,"
+                        + " uint64_t *out_written, err *error)",
+                fs.get(3).cText());
         assertEquals(7, fs.get(3).line());
     }
 
@@ -166,9 +197,22 @@ class ParserTest {
                     long long ll; unsigned long long ull; float f; double d;
                 };
                 """);
-        assertEquals(List.of(Scalar.BOOL, Scalar.CHAR, Scalar.CHAR, Scalar.SHORT, Scalar.SHORT,
-                        Scalar.INT, Scalar.INT, Scalar.INT, Scalar.LONG, Scalar.LONG,
-                        Scalar.LONG_LONG, Scalar.LONG_LONG, Scalar.FLOAT, Scalar.DOUBLE),
+        assertEquals(
+                List.of(
+                        Scalar.BOOL,
+                        Scalar.CHAR,
+                        Scalar.CHAR,
+                        Scalar.SHORT,
+                        Scalar.SHORT,
+                        Scalar.INT,
+                        Scalar.INT,
+                        Scalar.INT,
+                        Scalar.LONG,
+                        Scalar.LONG,
+                        Scalar.LONG_LONG,
+                        Scalar.LONG_LONG,
+                        Scalar.FLOAT,
+                        Scalar.DOUBLE),
                 struct(h, "all").fields().stream().map(Model.Field::type).toList());
     }
 
@@ -183,13 +227,18 @@ class ParserTest {
                 typedef struct { point_t origin; label_t label; } anon_t;
                 reader_t *open_reader(label_t path, status_t *status);
                 """);
-        assertEquals(List.of("status_t", "reader_t", "label_t", "point_t"),
+        assertEquals(
+                List.of("status_t", "reader_t", "label_t", "point_t"),
                 decls(h, Typedef.class).stream().map(Typedef::name).toList());
         assertEquals(Scalar.INT, decls(h, Typedef.class).getFirst().type());
         Struct anon = struct(h, "anon_t");
         assertEquals(struct(h, "point"), anon.fields().getFirst().type(), "a struct field is the struct by value");
-        assertEquals(new FunctionType(new Pointer(new StructRef("reader")),
-                        List.of(new Param("path", new Pointer(Scalar.CHAR)), new Param("status", new Pointer(Scalar.INT)))),
+        assertEquals(
+                new FunctionType(
+                        new Pointer(new StructRef("reader")),
+                        List.of(
+                                new Param("path", new Pointer(Scalar.CHAR)),
+                                new Param("status", new Pointer(Scalar.INT)))),
                 decls(h, Function.class).getFirst().type());
     }
 

@@ -1,16 +1,15 @@
 package dev.isthmus.bindgen;
 
-import dev.isthmus.bindgen.Model.Header;
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.util.List;
-
 import static dev.isthmus.bindgen.TestSupport.manifest;
 import static dev.isthmus.bindgen.TestSupport.struct;
 import static dev.isthmus.bindgen.TestSupport.structs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.isthmus.bindgen.Model.Header;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** Struct layouts against values computed by hand with the x86_64 System V rules (and confirmed with gcc). */
 class StructLayoutTest {
@@ -18,7 +17,8 @@ class StructLayoutTest {
     @Test
     void paddingAndAlignmentCases() {
         Header h = Parser.parse("cases.h", TestSupport.LAYOUT_CASES);
-        assertEquals(List.of(
+        assertEquals(
+                List.of(
                         "one_char 1 1 c@0",
                         "char_int_char 12 4 a@0 b@4 c@8",
                         "char_double 16 8 a@0 d@8",
@@ -38,10 +38,14 @@ class StructLayoutTest {
     void realHeaderStructs() throws IOException {
         Header h = TestSupport.parseRealHeader();
         assertEquals("isthmus_error 1032 4 code@0 message_length@4 message@8", manifest(struct(h, "isthmus_error")));
-        assertEquals("ArrowSchema 72 8 format@0 name@8 metadata@16 flags@24 n_children@32 children@40 dictionary@48"
-                + " release@56 private_data@64", manifest(struct(h, "ArrowSchema")));
-        assertEquals("ArrowArray 80 8 length@0 null_count@8 offset@16 n_buffers@24 n_children@32 buffers@40"
-                + " children@48 dictionary@56 release@64 private_data@72", manifest(struct(h, "ArrowArray")));
+        assertEquals(
+                "ArrowSchema 72 8 format@0 name@8 metadata@16 flags@24 n_children@32 children@40 dictionary@48"
+                        + " release@56 private_data@64",
+                manifest(struct(h, "ArrowSchema")));
+        assertEquals(
+                "ArrowArray 80 8 length@0 null_count@8 offset@16 n_buffers@24 n_children@32 buffers@40"
+                        + " children@48 dictionary@56 release@64 private_data@72",
+                manifest(struct(h, "ArrowArray")));
     }
 
     @Test

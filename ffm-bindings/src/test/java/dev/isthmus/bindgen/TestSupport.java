@@ -4,7 +4,6 @@ import dev.isthmus.bindgen.Model.Decl;
 import dev.isthmus.bindgen.Model.Field;
 import dev.isthmus.bindgen.Model.Header;
 import dev.isthmus.bindgen.Model.Struct;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +12,8 @@ import java.util.stream.Collectors;
 
 final class TestSupport {
 
-    static final JavaEmitter.Options OPTIONS = new JavaEmitter.Options("dev.isthmus.ffm.gen", "isthmus_h",
-            "dev.isthmus.ffm.NativeLibrary.symbolLookup()");
+    static final JavaEmitter.Options OPTIONS =
+            new JavaEmitter.Options("dev.isthmus.ffm.gen", "isthmus_h", "dev.isthmus.ffm.NativeLibrary.symbolLookup()");
 
     /**
      * Structs whose layouts exercise C's padding rules, plus the declaration kinds the real header
@@ -47,8 +46,7 @@ final class TestSupport {
             double mix(float, long long weight, unsigned char *bytes, status_t status);
             """;
 
-    private TestSupport() {
-    }
+    private TestSupport() {}
 
     /** The project's real header, found from the working directory (the module or the repository root). */
     static Path realHeader() {
@@ -58,7 +56,8 @@ final class TestSupport {
                 return header;
             }
         }
-        throw new IllegalStateException("rust-core/include/isthmus.h not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "rust-core/include/isthmus.h not found above " + Path.of("").toAbsolutePath());
     }
 
     /** The generator's source root, the directory Maven's launcher invocation also uses. */
@@ -69,7 +68,8 @@ final class TestSupport {
                 return sources;
             }
         }
-        throw new IllegalStateException("ffm-bindings/src/bindgen/java not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "ffm-bindings/src/bindgen/java not found above " + Path.of("").toAbsolutePath());
     }
 
     static Header parseRealHeader() throws IOException {
@@ -78,12 +78,17 @@ final class TestSupport {
     }
 
     static Struct struct(Header header, String name) {
-        return structs(header).stream().filter(s -> s.name().equals(name)).findFirst()
+        return structs(header).stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no struct " + name));
     }
 
     static List<Struct> structs(Header header) {
-        return header.decls().stream().filter(d -> d instanceof Struct).map(d -> (Struct) d).toList();
+        return header.decls().stream()
+                .filter(d -> d instanceof Struct)
+                .map(d -> (Struct) d)
+                .toList();
     }
 
     static <T extends Decl> List<T> decls(Header header, Class<T> type) {
@@ -92,12 +97,17 @@ final class TestSupport {
 
     /** One line per struct, as isthmus_layout_manifest() prints it: {@code name size align field@offset ...}. */
     static String manifest(Struct s) {
-        return s.name() + " " + s.size() + " " + s.align() + s.fields().stream()
-                .map(f -> " " + f.name() + "@" + f.offset()).collect(Collectors.joining());
+        return s.name() + " " + s.size() + " " + s.align()
+                + s.fields().stream()
+                        .map(f -> " " + f.name() + "@" + f.offset())
+                        .collect(Collectors.joining());
     }
 
     static long offset(Struct s, String field) {
-        return s.fields().stream().filter(f -> f.name().equals(field)).mapToLong(Field::offset).findFirst()
+        return s.fields().stream()
+                .filter(f -> f.name().equals(field))
+                .mapToLong(Field::offset)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no field " + field + " in " + s.name()));
     }
 }

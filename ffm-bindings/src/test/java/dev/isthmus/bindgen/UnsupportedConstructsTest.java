@@ -1,10 +1,10 @@
 package dev.isthmus.bindgen;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Each construct outside the supported subset fails with file:line and a message naming the problem. */
 class UnsupportedConstructsTest {

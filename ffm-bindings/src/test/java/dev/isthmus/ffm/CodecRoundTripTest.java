@@ -81,7 +81,8 @@ class CodecRoundTripTest {
             MemorySegment compressed = local.allocate(codec.maxCompressedSize(input.byteSize()));
             long n = codec.compress(Codec.DEFAULT_LEVEL, input, compressed);
             MemorySegment small = local.allocate(input.byteSize() - 1);
-            var e = assertThrows(NativeException.BufferTooSmall.class, () -> codec.decompress(compressed.asSlice(0, n), small));
+            var e = assertThrows(
+                    NativeException.BufferTooSmall.class, () -> codec.decompress(compressed.asSlice(0, n), small));
             assertTrue(e.getMessage().contains(String.valueOf(small.byteSize())), e.getMessage());
 
             MemorySegment tiny = local.allocate(8);
@@ -100,7 +101,8 @@ class CodecRoundTripTest {
             }
             MemorySegment out = local.allocate(1 << 20);
             NativeException e = assertThrows(NativeException.class, () -> codec.decompress(garbage, out));
-            assertTrue(e instanceof NativeException.CorruptData || e instanceof NativeException.BufferTooSmall,
+            assertTrue(
+                    e instanceof NativeException.CorruptData || e instanceof NativeException.BufferTooSmall,
                     codec + " reported " + e);
             assertTrue(!e.getMessage().isBlank());
         }
@@ -120,7 +122,8 @@ class CodecRoundTripTest {
 
     @Test
     void heapSegmentsAreRefusedBeforeTheDowncall() {
-        var e = assertThrows(IllegalArgumentException.class,
+        var e = assertThrows(
+                IllegalArgumentException.class,
                 () -> Codec.ZSTD.compress(0, MemorySegment.ofArray(new byte[16]), original));
         assertTrue(e.getMessage().contains("input must be a native"), e.getMessage());
     }
@@ -129,7 +132,8 @@ class CodecRoundTripTest {
     void outOfRangeLevelIsInvalidArgument() {
         try (Arena local = Arena.ofConfined()) {
             MemorySegment out = local.allocate(1 << 20);
-            var e = assertThrows(NativeException.InvalidArgument.class,
+            var e = assertThrows(
+                    NativeException.InvalidArgument.class,
                     () -> Codec.ZSTD.compress(1000, original.asSlice(0, 1024), out));
             assertTrue(e.getMessage().contains("1000"), e.getMessage());
         }

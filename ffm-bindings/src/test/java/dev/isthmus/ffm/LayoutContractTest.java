@@ -36,8 +36,12 @@ class LayoutContractTest {
             for (int i = 3; i < parts.length; i++) {
                 String field = parts[i].substring(0, parts[i].indexOf('@'));
                 long offset = Long.parseLong(parts[i].substring(parts[i].indexOf('@') + 1));
-                assertEquals(offset, layout.byteOffset(MemoryLayout.PathElement.groupElement(field)), name + "." + field);
-                assertEquals(offset, (long) type.getMethod(field + "$offset").invoke(null), name + "." + field + "$offset()");
+                assertEquals(
+                        offset, layout.byteOffset(MemoryLayout.PathElement.groupElement(field)), name + "." + field);
+                assertEquals(
+                        offset,
+                        (long) type.getMethod(field + "$offset").invoke(null),
+                        name + "." + field + "$offset()");
             }
         }
         assertEquals(headerStructs(), structs, "every struct the header declares, in its order");
@@ -56,7 +60,8 @@ class LayoutContractTest {
             throw new IllegalStateException("rust-core/include/isthmus.h not found");
         }
         List<String> names = new ArrayList<>();
-        var m = java.util.regex.Pattern.compile("(?m)^(?:typedef )?struct (\\w+) \\{").matcher(java.nio.file.Files.readString(header));
+        var m = java.util.regex.Pattern.compile("(?m)^(?:typedef )?struct (\\w+) \\{")
+                .matcher(java.nio.file.Files.readString(header));
         while (m.find()) {
             names.add(m.group(1));
         }

@@ -36,8 +36,8 @@ class NativeBoundaryTest {
             MemorySegment out = arena.allocate(1024);
             MemorySegment written = arena.allocate(ValueLayout.JAVA_LONG);
             written.set(ValueLayout.JAVA_LONG, 0, -7);
-            int status = isthmus_h.isthmus_codec_compress(Codec.ZSTD.parquetId(), 0, MemorySegment.NULL, 100, out,
-                    out.byteSize(), written, error);
+            int status = isthmus_h.isthmus_codec_compress(
+                    Codec.ZSTD.parquetId(), 0, MemorySegment.NULL, 100, out, out.byteSize(), written, error);
             assertEquals(isthmus_h.ISTHMUS_ERR_INVALID_ARGUMENT(), status);
             assertEquals(status, isthmus_error.code(error));
             String message = NativeErrors.message(error);
@@ -54,8 +54,15 @@ class NativeBoundaryTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment in = arena.allocate(64);
             MemorySegment written = arena.allocate(ValueLayout.JAVA_LONG);
-            int status = isthmus_h.isthmus_codec_compress(Codec.SNAPPY.parquetId(), 0, in, in.byteSize(),
-                    MemorySegment.NULL, 4096, written, MemorySegment.NULL);
+            int status = isthmus_h.isthmus_codec_compress(
+                    Codec.SNAPPY.parquetId(),
+                    0,
+                    in,
+                    in.byteSize(),
+                    MemorySegment.NULL,
+                    4096,
+                    written,
+                    MemorySegment.NULL);
             assertEquals(isthmus_h.ISTHMUS_ERR_INVALID_ARGUMENT(), status);
         }
     }

@@ -34,7 +34,13 @@ class NativeLibraryTest {
     @Test
     void extractsOnceToAPathNamedByUserAndContentThatOnlyTheUserMayEnter(@TempDir Path tmp) throws Exception {
         Path first = NativeLibrary.locate(linuxX86(tmp), Map.of());
-        assertTrue(first.getParent().getFileName().toString().matches("isthmus-" + java.util.regex.Pattern.quote(System.getProperty("user.name")) + "-[0-9a-f]{16}"), first.toString());
+        assertTrue(
+                first.getParent()
+                        .getFileName()
+                        .toString()
+                        .matches("isthmus-" + java.util.regex.Pattern.quote(System.getProperty("user.name"))
+                                + "-[0-9a-f]{16}"),
+                first.toString());
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(first.getParent())));
         var lookup = NativeLibrary.open(first, isthmus_h.ISTHMUS_ABI_VERSION());
         assertTrue(lookup.find("isthmus_codec_compress").isPresent());
@@ -43,7 +49,8 @@ class NativeLibraryTest {
 
         Path again = NativeLibrary.locate(linuxX86(tmp), Map.of());
         assertEquals(first, again, "a later loader finds the same file");
-        assertEquals(inode, Files.readAttributes(again, BasicFileAttributes.class).fileKey(), "and does not rewrite it");
+        assertEquals(
+                inode, Files.readAttributes(again, BasicFileAttributes.class).fileKey(), "and does not rewrite it");
         assertEquals(written, Files.getLastModifiedTime(again));
         try (var files = Files.list(first.getParent())) {
             assertEquals(List.of(first), files.toList(), "no partial copy is left beside it");
@@ -63,8 +70,11 @@ class NativeLibraryTest {
     @Test
     void aDirectoryOthersMayEnterIsNotTrusted(@TempDir Path tmp) throws Exception {
         Path expected = NativeLibrary.locate(linuxX86(tmp), Map.of()).getParent();
-        Files.walk(expected).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        Files.createDirectory(expected, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+        Files.walk(expected)
+                .sorted(java.util.Comparator.reverseOrder())
+                .forEach(p -> p.toFile().delete());
+        Files.createDirectory(
+                expected, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
         Files.setPosixFilePermissions(expected, PosixFilePermissions.fromString("rwxrwxrwx"));
         Path used = NativeLibrary.locate(linuxX86(tmp), Map.of());
         assertNotEquals(expected, used.getParent());
@@ -87,7 +97,8 @@ class NativeLibraryTest {
             try (URLClassLoader loader = new JobClassLoader(classes)) {
                 Class<?> library = Class.forName(NativeLibrary.class.getName(), true, loader);
                 assertNotSame(NativeLibrary.class, library, "a class loader of its own");
-                assertEquals(NativeLibrary.version(), library.getMethod("version").invoke(null));
+                assertEquals(
+                        NativeLibrary.version(), library.getMethod("version").invoke(null));
             }
         }
         assertEquals(before, mappedCopies(), "no further copy of the library is mapped");
@@ -125,13 +136,22 @@ class NativeLibraryTest {
 
     @Test
     void aJvmThatDeniesNativeAccessIsToldTheFlagAndWhereToSetIt() throws Exception {
-        Process probe = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--illegal-native-access=deny", "-cp", System.getProperty("java.class.path"),
-                NativeAccessProbe.class.getName()).redirectErrorStream(true).start();
+        Process probe = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--illegal-native-access=deny",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        NativeAccessProbe.class.getName())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(probe.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(0, probe.waitFor(), output);
-        assertTrue(output.contains("NativeLibraryException: ") && output.contains(NativeLibrary.NATIVE_ACCESS_FLAG)
-                && output.contains("env.java.opts.all") && output.contains("root cause IllegalCallerException"), output);
+        assertTrue(
+                output.contains("NativeLibraryException: ")
+                        && output.contains(NativeLibrary.NATIVE_ACCESS_FLAG)
+                        && output.contains("env.java.opts.all")
+                        && output.contains("root cause IllegalCallerException"),
+                output);
     }
 
     @Test
@@ -139,11 +159,15 @@ class NativeLibraryTest {
         Properties props = linuxX86(dir);
         props.setProperty(NativeLibrary.PATH_PROPERTY, dir.resolve("nope.so").toString());
         var e = assertThrows(NativeLibraryException.class, () -> NativeLibrary.locate(props, Map.of()));
-        assertTrue(e.getMessage().contains("nope.so") && e.getMessage().contains(NativeLibrary.PATH_PROPERTY),
+        assertTrue(
+                e.getMessage().contains("nope.so") && e.getMessage().contains(NativeLibrary.PATH_PROPERTY),
                 e.getMessage());
 
-        var fromEnv = assertThrows(NativeLibraryException.class, () -> NativeLibrary.locate(linuxX86(dir),
-                Map.of(NativeLibrary.PATH_ENV, dir.resolve("env.so").toString())));
+        var fromEnv = assertThrows(
+                NativeLibraryException.class,
+                () -> NativeLibrary.locate(
+                        linuxX86(dir),
+                        Map.of(NativeLibrary.PATH_ENV, dir.resolve("env.so").toString())));
         assertTrue(fromEnv.getMessage().contains(NativeLibrary.PATH_ENV), fromEnv.getMessage());
     }
 
@@ -160,7 +184,8 @@ class NativeLibraryTest {
     @Test
     void anotherPlatformIsRefusedWithTheWayOut() {
         var e = assertThrows(NativeLibraryException.class, () -> NativeLibrary.platform("Mac OS X", "aarch64"));
-        assertTrue(e.getMessage().contains("Mac OS X/aarch64") && e.getMessage().contains(NativeLibrary.PATH_PROPERTY),
+        assertTrue(
+                e.getMessage().contains("Mac OS X/aarch64") && e.getMessage().contains(NativeLibrary.PATH_PROPERTY),
                 e.getMessage());
         assertEquals("linux-x86_64", NativeLibrary.platform("Linux", "amd64"));
     }
@@ -170,8 +195,10 @@ class NativeLibraryTest {
         Path packaged = NativeLibrary.locate(linuxX86(dir), Map.of());
         int wrong = isthmus_h.ISTHMUS_ABI_VERSION() + 1;
         var e = assertThrows(NativeLibraryException.class, () -> NativeLibrary.open(packaged, wrong));
-        assertTrue(e.getMessage().contains("ABI version " + isthmus_h.ISTHMUS_ABI_VERSION())
-                && e.getMessage().contains(String.valueOf(wrong)), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("ABI version " + isthmus_h.ISTHMUS_ABI_VERSION())
+                        && e.getMessage().contains(String.valueOf(wrong)),
+                e.getMessage());
     }
 
     @Test

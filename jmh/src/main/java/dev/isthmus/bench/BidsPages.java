@@ -28,8 +28,12 @@ final class BidsPages {
     private BidsPages() {}
 
     /** One page; {@code uncompressed} is what its compressed bytes decompress to. */
-    record Page(byte[] compressed, MemorySegment nativeCompressed, byte[] uncompressed,
-            MemorySegment nativeUncompressed, int uncompressedSize) {}
+    record Page(
+            byte[] compressed,
+            MemorySegment nativeCompressed,
+            byte[] uncompressed,
+            MemorySegment nativeUncompressed,
+            int uncompressedSize) {}
 
     /** Every page of every column chunk (dictionary pages included), checked to be zstd. */
     static List<Page> read(Path file, Arena arena) throws IOException {
@@ -40,10 +44,11 @@ final class BidsPages {
                 for (ColumnChunk chunk : group.getColumns()) {
                     ColumnMetaData column = chunk.getMeta_data();
                     if (column.getCodec() != CompressionCodec.ZSTD) {
-                        throw new IllegalStateException(file + ": column " + column.getPath_in_schema()
-                                + " is " + column.getCodec() + ", not ZSTD");
+                        throw new IllegalStateException(file + ": column " + column.getPath_in_schema() + " is "
+                                + column.getCodec() + ", not ZSTD");
                     }
-                    long start = column.isSetDictionary_page_offset() ? column.getDictionary_page_offset()
+                    long start = column.isSetDictionary_page_offset()
+                            ? column.getDictionary_page_offset()
                             : column.getData_page_offset();
                     ByteBuffer bytes = read(channel, start, Math.toIntExact(column.getTotal_compressed_size()));
                     try (InputStream in = new ByteBufferInput(bytes)) {
@@ -52,7 +57,11 @@ final class BidsPages {
                             byte[] body = new byte[header.getCompressed_page_size()];
                             bytes.get(body);
                             byte[] raw = Zstd.decompress(body, header.getUncompressed_page_size());
-                            pages.add(new Page(body, offHeap(body, arena), raw, offHeap(raw, arena),
+                            pages.add(new Page(
+                                    body,
+                                    offHeap(body, arena),
+                                    raw,
+                                    offHeap(raw, arena),
                                     header.getUncompressed_page_size()));
                         }
                     }

@@ -80,8 +80,10 @@ public final class BidsParquetFile {
         r.set(1, 1000 + random.nextLong(1_000_000));
         r.set(2, 100 + random.nextLong(10_000_000));
         r.set(3, channel);
-        r.set(4, "https://www.nexmark.com/" + channel.toLowerCase() + "/item.htm?query=1&channel_id="
-                + random.nextInt(1 << 20));
+        r.set(
+                4,
+                "https://www.nexmark.com/" + channel.toLowerCase() + "/item.htm?query=1&channel_id="
+                        + random.nextInt(1 << 20));
         r.set(5, BASE.plusNanos((event * 10 + random.nextInt(10)) * 1_000_000L));
         StringBuilder extra = new StringBuilder();
         int n = random.nextInt(24);

@@ -69,8 +69,8 @@ final class BidsTable {
      * delete file per data file that deletes the rows {@link #deleted} picks.
      */
     static TableLoader ensureWithPositionDeletes(long rows) {
-        return ensure("bids_" + rows + "_position_deleted", rows, FILES, ONE_SPLIT_PER_FILE,
-                Layout.WITH_POSITION_DELETES);
+        return ensure(
+                "bids_" + rows + "_position_deleted", rows, FILES, ONE_SPLIT_PER_FILE, Layout.WITH_POSITION_DELETES);
     }
 
     /**
@@ -78,8 +78,8 @@ final class BidsTable {
      * {@link #deleted} picks deleted by a deletion vector per data file (one Puffin file).
      */
     static TableLoader ensureWithDeletionVectors(long rows) {
-        return ensure("bids_" + rows + "_vector_deleted", rows, FILES, ONE_SPLIT_PER_FILE,
-                Layout.WITH_DELETION_VECTORS);
+        return ensure(
+                "bids_" + rows + "_vector_deleted", rows, FILES, ONE_SPLIT_PER_FILE, Layout.WITH_DELETION_VECTORS);
     }
 
     /** A loader of the table of the rows {@link #ensureWithPositionDeletes} keeps, without delete files. */
@@ -127,7 +127,12 @@ final class BidsTable {
 
     /** Which of the generated bids a table holds, and how. */
     private enum Layout {
-        ALL, WITH_POSITION_DELETES, WITH_DELETION_VECTORS, LIVE_ONLY, UPSERTED, UPSERTED_LIVE;
+        ALL,
+        WITH_POSITION_DELETES,
+        WITH_DELETION_VECTORS,
+        LIVE_ONLY,
+        UPSERTED,
+        UPSERTED_LIVE;
 
         /** Its data files: the upserted layouts add one of the new rows. */
         int dataFiles(int files) {
@@ -166,9 +171,10 @@ final class BidsTable {
         return "bids_" + rows + "_in_" + files + "_files";
     }
 
-    private static TableLoader ensure(String name, long rows, int files, Map<String, String> properties,
-            Layout layout) {
-        Map<String, String> catalogProperties = Map.of("warehouse", warehouse().toUri().toString());
+    private static TableLoader ensure(
+            String name, long rows, int files, Map<String, String> properties, Layout layout) {
+        Map<String, String> catalogProperties =
+                Map.of("warehouse", warehouse().toUri().toString());
         CatalogLoader catalogLoader = CatalogLoader.hadoop("bench", new Configuration(), catalogProperties);
         TableIdentifier id = TableIdentifier.of(NAMESPACE, name);
         try (HadoopCatalog catalog = (HadoopCatalog) catalogLoader.loadCatalog()) {
@@ -189,13 +195,22 @@ final class BidsTable {
         }
         var snapshot = catalog.loadTable(id).currentSnapshot();
         return snapshot != null
-                && String.valueOf(layout.records(rows)).equals(snapshot.summary().get("total-records"))
-                && String.valueOf(layout.dataFiles(files)).equals(snapshot.summary().get("total-data-files"))
-                && String.valueOf(layout.deleteFiles(files)).equals(snapshot.summary().get("total-delete-files"));
+                && String.valueOf(layout.records(rows))
+                        .equals(snapshot.summary().get("total-records"))
+                && String.valueOf(layout.dataFiles(files))
+                        .equals(snapshot.summary().get("total-data-files"))
+                && String.valueOf(layout.deleteFiles(files))
+                        .equals(snapshot.summary().get("total-delete-files"));
     }
 
-    private static void create(HadoopCatalog catalog, TableIdentifier id, long rows, int files,
-            Map<String, String> properties, Layout layout) throws IOException {
+    private static void create(
+            HadoopCatalog catalog,
+            TableIdentifier id,
+            long rows,
+            int files,
+            Map<String, String> properties,
+            Layout layout)
+            throws IOException {
         Map<String, String> tableProperties = new HashMap<>(properties);
         tableProperties.put(TableProperties.FORMAT_VERSION, layout == Layout.WITH_DELETION_VECTORS ? "3" : "2");
         Table table = catalog.createTable(id, BidsParquetFile.SCHEMA, PartitionSpec.unpartitioned(), tableProperties);
@@ -207,7 +222,8 @@ final class BidsTable {
         long event = 0;
         for (int f = 0; f < files; f++) {
             long end = rows * (f + 1) / files;
-            OutputFile out = table.io().newOutputFile(table.locationProvider().newDataLocation("bids-" + f + ".parquet"));
+            OutputFile out =
+                    table.io().newOutputFile(table.locationProvider().newDataLocation("bids-" + f + ".parquet"));
             FileAppender<Record> appender = appender(table, out);
             try (appender) {
                 for (; event < end; event++) {
@@ -219,8 +235,11 @@ final class BidsTable {
                         updated.setField("price", (Long) bid.getField("price") + 1);
                         upserted.add(updated);
                     }
-                    if (!upsert || layout == Layout.ALL || layout == Layout.WITH_POSITION_DELETES
-                            || layout == Layout.WITH_DELETION_VECTORS || layout == Layout.UPSERTED) {
+                    if (!upsert
+                            || layout == Layout.ALL
+                            || layout == Layout.WITH_POSITION_DELETES
+                            || layout == Layout.WITH_DELETION_VECTORS
+                            || layout == Layout.UPSERTED) {
                         appender.add(bid);
                     }
                 }
@@ -306,7 +325,9 @@ final class BidsTable {
                 .withSpec(table.spec())
                 .rowSchema(keySchema)
                 .createWriterFunc(GenericParquetWriter::create)
-                .equalityFieldIds(UPSERT_KEY.stream().mapToInt(f -> table.schema().findField(f).fieldId()).toArray())
+                .equalityFieldIds(UPSERT_KEY.stream()
+                        .mapToInt(f -> table.schema().findField(f).fieldId())
+                        .toArray())
                 .overwrite()
                 .buildEqualityWriter();
         try (writer) {
@@ -317,7 +338,9 @@ final class BidsTable {
                 writer.write(k);
             }
         }
-        table.newRowDelta().addRows(write(table, "bids-upserted.parquet", updated)).addDeletes(writer.toDeleteFile())
+        table.newRowDelta()
+                .addRows(write(table, "bids-upserted.parquet", updated))
+                .addDeletes(writer.toDeleteFile())
                 .commit();
     }
 
@@ -328,7 +351,8 @@ final class BidsTable {
         for (int f = 0; f < dataFiles.size(); f++) {
             DataFile file = dataFiles.get(f);
             long end = rows * (f + 1) / dataFiles.size();
-            OutputFile out = table.io().newOutputFile(table.locationProvider().newDataLocation("deletes-" + f + ".parquet"));
+            OutputFile out =
+                    table.io().newOutputFile(table.locationProvider().newDataLocation("deletes-" + f + ".parquet"));
             PositionDeleteWriter<Record> writer = Parquet.writeDeletes(out)
                     .setAll(table.properties())
                     .withSpec(table.spec())

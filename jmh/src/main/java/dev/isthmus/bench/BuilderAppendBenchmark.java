@@ -49,13 +49,22 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class BuilderAppendBenchmark {
     static final int BATCH = 8192;
-    static final RowType BID = RowType.of(new LogicalType[] {
-        new BigIntType(false), new BigIntType(false), new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH),
-        new VarCharType(VarCharType.MAX_LENGTH), new TimestampType(3), new VarCharType(VarCharType.MAX_LENGTH),
-    }, new String[] {"auction", "bidder", "price", "channel", "url", "dateTime", "extra"});
+    static final RowType BID = RowType.of(
+            new LogicalType[] {
+                new BigIntType(false),
+                new BigIntType(false),
+                new BigIntType(false),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new TimestampType(3),
+                new VarCharType(VarCharType.MAX_LENGTH),
+            },
+            new String[] {"auction", "bidder", "price", "channel", "url", "dateTime", "extra"});
     private static final String[] CHANNELS = {"Google", "Facebook", "Baidu", "Apple", "channel-4021", "channel-7731"};
     private static final long BASE_MILLIS = 1_764_460_800_000L; // 2025-11-30T00:00:00Z
 
@@ -114,8 +123,12 @@ public class BuilderAppendBenchmark {
             for (int i = random.nextInt(16); i > 0; i--) {
                 extra.append((char) ('a' + random.nextInt(26)));
             }
-            bids.add(GenericRowData.of(1000 + random.nextLong(10_000), 1000 + random.nextLong(100_000),
-                    100 + random.nextLong(10_000_000), StringData.fromString(channel), StringData.fromString(url),
+            bids.add(GenericRowData.of(
+                    1000 + random.nextLong(10_000),
+                    1000 + random.nextLong(100_000),
+                    100 + random.nextLong(10_000_000),
+                    StringData.fromString(channel),
+                    StringData.fromString(url),
                     TimestampData.fromEpochMillis(BASE_MILLIS + event * 10L + random.nextInt(10)),
                     StringData.fromString(extra.toString())));
         }

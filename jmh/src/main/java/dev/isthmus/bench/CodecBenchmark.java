@@ -27,7 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class CodecBenchmark {
     static final int BLOCK = 8 << 20;
     static final int ZSTD_LEVEL = 3;
@@ -71,5 +73,4 @@ public class CodecBenchmark {
     public long nativeDecompress() {
         return nativeCodec.decompress(compressed.asSlice(0, compressedSize), output);
     }
-
 }

@@ -83,9 +83,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 7)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        // Arrow Java's memory module reads java.nio.Buffer's address field (the Arrow C++ leg).
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+            // Arrow Java's memory module reads java.nio.Buffer's address field (the Arrow C++ leg).
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "-Xmx4g"
+        })
 public class DecodeBenchmark {
     @Param("2000000")
     public long rows;
@@ -169,15 +175,18 @@ public class DecodeBenchmark {
         return strings(column.validity(), column.buffer(1), column.buffer(2), column.offset(), column.length());
     }
 
-    private static long strings(MemorySegment validity, MemorySegment offsets, MemorySegment data, long offset,
-            long length) {
+    private static long strings(
+            MemorySegment validity, MemorySegment offsets, MemorySegment data, long offset, long length) {
         long sum = 0;
         for (long i = offset, end = i + length; i < end; i++) {
             if (valid(validity, i)) {
                 int start = offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i);
                 int stop = offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i + 1);
                 if (stop > start) {
-                    sum += stop - start + data.get(ValueLayout.JAVA_BYTE, start) + data.get(ValueLayout.JAVA_BYTE, stop - 1);
+                    sum += stop
+                            - start
+                            + data.get(ValueLayout.JAVA_BYTE, start)
+                            + data.get(ValueLayout.JAVA_BYTE, stop - 1);
                 }
             }
         }
@@ -237,22 +246,35 @@ public class DecodeBenchmark {
             long nativeSum = benchmark.isthmusArrowBuffers();
             long stockSum = benchmark.parquetJavaColumnReader();
             if (sum != again || sum != nativeSum || sum != stockSum) {
-                throw new IllegalStateException(String.format(Locale.ROOT,
-                        "Arrow C++ read other values: checksums %d and %d, Isthmus %d, parquet-java %d", sum, again,
-                        nativeSum, stockSum));
+                throw new IllegalStateException(String.format(
+                        Locale.ROOT,
+                        "Arrow C++ read other values: checksums %d and %d, Isthmus %d, parquet-java %d",
+                        sum,
+                        again,
+                        nativeSum,
+                        stockSum));
             }
             StringBuilder started = new StringBuilder();
             threads().forEach((tid, name) -> {
                 if (!before.containsKey(tid)) {
-                    started.append(String.format(Locale.ROOT, " [%s %s: %d ms]", tid, name,
+                    started.append(String.format(
+                            Locale.ROOT,
+                            " [%s %s: %d ms]",
+                            tid,
+                            name,
                             cpuAfter.getOrDefault(tid, 0L) - cpuBefore.getOrDefault(tid, 0L)));
                 }
             });
-            System.out.printf(Locale.ROOT,
+            System.out.printf(
+                    Locale.ROOT,
                     "%narrow-dataset: OMP_NUM_THREADS=%s ARROW_IO_THREADS=%s; checksum %d (= Isthmus, = parquet-java); "
                             + "second scan: %d ms CPU on the calling thread; threads started since Arrow C++ "
                             + "loaded, with their CPU in that scan:%s%n",
-                    cpu, io, sum, own, started.length() == 0 ? " none" : started);
+                    cpu,
+                    io,
+                    sum,
+                    own,
+                    started.length() == 0 ? " none" : started);
         }
 
         @TearDown(Level.Trial)
@@ -262,13 +284,16 @@ public class DecodeBenchmark {
 
         long scan(Path file) {
             long sum = 0;
-            try (DatasetFactory factory = new FileSystemDatasetFactory(allocator, NativeMemoryPool.getDefault(),
-                            FileFormat.PARQUET, file.toUri().toString());
+            try (DatasetFactory factory = new FileSystemDatasetFactory(
+                            allocator,
+                            NativeMemoryPool.getDefault(),
+                            FileFormat.PARQUET,
+                            file.toUri().toString());
                     Dataset dataset = factory.finish();
-                    Scanner scanner = dataset.newScan(new org.apache.arrow.dataset.scanner.ScanOptions.Builder(
-                                    ScanOptions.DEFAULT_BATCH_SIZE)
-                            .columns(Optional.of(COLUMNS))
-                            .build());
+                    Scanner scanner = dataset.newScan(
+                            new org.apache.arrow.dataset.scanner.ScanOptions.Builder(ScanOptions.DEFAULT_BATCH_SIZE)
+                                    .columns(Optional.of(COLUMNS))
+                                    .build());
                     ArrowReader reader = scanner.scanBatches()) {
                 while (reader.loadNextBatch()) {
                     VectorSchemaRoot root = reader.getVectorSchemaRoot();
@@ -295,8 +320,8 @@ public class DecodeBenchmark {
 
         private static long strings(VarCharVector column) {
             int n = column.getValueCount();
-            return DecodeBenchmark.strings(validity(column), segment(column.getOffsetBuffer()),
-                    segment(column.getDataBuffer()), 0, n);
+            return DecodeBenchmark.strings(
+                    validity(column), segment(column.getOffsetBuffer()), segment(column.getDataBuffer()), 0, n);
         }
 
         /** Null when every value is valid, as the C Data Interface allows and the loops expect. */
@@ -315,9 +340,10 @@ public class DecodeBenchmark {
                 return set;
             }
             Linker linker = Linker.nativeLinker();
-            MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-                            ValueLayout.JAVA_INT));
+            MethodHandle setenv = linker.downcallHandle(
+                    linker.defaultLookup().find("setenv").orElseThrow(),
+                    FunctionDescriptor.of(
+                            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
             try (Arena arena = Arena.ofConfined()) {
                 int rc = (int) setenv.invokeExact(arena.allocateFrom(name), arena.allocateFrom("1"), 0);
                 if (rc != 0) {
@@ -335,8 +361,10 @@ public class DecodeBenchmark {
             try (var tasks = java.nio.file.Files.list(Path.of("/proc/self/task"))) {
                 for (Path task : (Iterable<Path>) tasks::iterator) {
                     try {
-                        threads.put(task.getFileName().toString(),
-                                java.nio.file.Files.readString(task.resolve("comm")).strip());
+                        threads.put(
+                                task.getFileName().toString(),
+                                java.nio.file.Files.readString(task.resolve("comm"))
+                                        .strip());
                     } catch (IOException gone) {
                         // the thread ended meanwhile
                     }
@@ -383,8 +411,8 @@ public class DecodeBenchmark {
     /** Every value through Flink's columnar rows; the same sum as {@link #stockRowScan}. */
     static long readAll(NativeParquetFile parquet, boolean dictionaries) {
         long sum = 0;
-        try (NativeParquetScan scan = parquet.scan(ScanOptions.of(BidsParquetFile.SCHEMA).withDictionaries(dictionaries),
-                TRACKER)) {
+        try (NativeParquetScan scan =
+                parquet.scan(ScanOptions.of(BidsParquetFile.SCHEMA).withDictionaries(dictionaries), TRACKER)) {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
                     ColumnarRowData row = new ColumnarRowData(batch.batch());
@@ -440,7 +468,8 @@ public class DecodeBenchmark {
             String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
             PageReadStore rowGroup;
             while ((rowGroup = reader.readNextRowGroup()) != null) {
-                ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, new NoopGroupConverter(), schema, createdBy);
+                ColumnReadStoreImpl store =
+                        new ColumnReadStoreImpl(rowGroup, new NoopGroupConverter(), schema, createdBy);
                 for (ColumnDescriptor column : schema.getColumns()) {
                     ColumnReader values = store.getColumnReader(column);
                     int maxDefinition = column.getMaxDefinitionLevel();

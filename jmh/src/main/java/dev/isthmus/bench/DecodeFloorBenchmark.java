@@ -33,8 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 7)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xmx4g"})
 public class DecodeFloorBenchmark {
     @Param("2000000")
     public long rows;
@@ -50,13 +51,16 @@ public class DecodeFloorBenchmark {
     public void setUp() throws IOException {
         arena = Arena.ofShared();
         pages = BidsPages.read(BidsParquetFile.ensure(rows, 1), arena);
-        int largest = pages.stream().mapToInt(BidsPages.Page::uncompressedSize).max().orElse(0);
+        int largest =
+                pages.stream().mapToInt(BidsPages.Page::uncompressedSize).max().orElse(0);
         heapOutput = new byte[largest];
         nativeOutput = arena.allocate(largest, 64);
         zstdJni = new ZstdDecompressCtx();
-        long expected = pages.stream().mapToLong(BidsPages.Page::uncompressedSize).sum();
+        long expected =
+                pages.stream().mapToLong(BidsPages.Page::uncompressedSize).sum();
         if (zstdJniPages() != expected || isthmusZstdPages() != expected) {
-            throw new IllegalStateException("a leg did not decompress the " + expected + " bytes the page headers promise");
+            throw new IllegalStateException(
+                    "a leg did not decompress the " + expected + " bytes the page headers promise");
         }
     }
 
@@ -71,8 +75,8 @@ public class DecodeFloorBenchmark {
     public long zstdJniPages() {
         long total = 0;
         for (BidsPages.Page page : pages) {
-            total += zstdJni.decompressByteArray(heapOutput, 0, page.uncompressedSize(), page.compressed(), 0,
-                    page.compressed().length);
+            total += zstdJni.decompressByteArray(
+                    heapOutput, 0, page.uncompressedSize(), page.compressed(), 0, page.compressed().length);
         }
         return total;
     }

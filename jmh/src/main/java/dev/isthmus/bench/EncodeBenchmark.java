@@ -68,8 +68,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 7)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "-Xmx6g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xmx6g"})
 public class EncodeBenchmark {
     @Param("2000000")
     public int rows;
@@ -91,9 +92,12 @@ public class EncodeBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         properties = Map.of(
-                TableProperties.PARQUET_COMPRESSION, "zstd",
-                TableProperties.PARQUET_COMPRESSION_LEVEL, "3",
-                "isthmus.compression-threads", Integer.toString(compressionThreads));
+                TableProperties.PARQUET_COMPRESSION,
+                "zstd",
+                TableProperties.PARQUET_COMPRESSION_LEVEL,
+                "3",
+                "isthmus.compression-threads",
+                Integer.toString(compressionThreads));
         rowType = NativeParquetWriter.flinkType(BidsParquetFile.SCHEMA);
         bids = bids(rows, 1);
         dir = Files.createTempDirectory("isthmus-encode");
@@ -108,8 +112,12 @@ public class EncodeBenchmark {
         RowData[] rows = new RowData[count];
         for (int i = 0; i < count; i++) {
             Record bid = BidsParquetFile.bid(template, random, i);
-            rows[i] = GenericRowData.of(bid.get(0), bid.get(1), bid.get(2),
-                    StringData.fromString((String) bid.get(3)), StringData.fromString((String) bid.get(4)),
+            rows[i] = GenericRowData.of(
+                    bid.get(0),
+                    bid.get(1),
+                    bid.get(2),
+                    StringData.fromString((String) bid.get(3)),
+                    StringData.fromString((String) bid.get(4)),
                     TimestampData.fromLocalDateTime((LocalDateTime) bid.get(5)),
                     StringData.fromString((String) bid.get(6)));
         }
@@ -176,8 +184,12 @@ public class EncodeBenchmark {
 
     @Benchmark
     public long isthmusNativeFromRowDataToPath() throws IOException {
-        NativeParquetWriter writer = NativeParquet.write(nativeFile).schema(BidsParquetFile.SCHEMA)
-                .setAll(properties).memoryTracker(TRACKER).overwrite().build();
+        NativeParquetWriter writer = NativeParquet.write(nativeFile)
+                .schema(BidsParquetFile.SCHEMA)
+                .setAll(properties)
+                .memoryTracker(TRACKER)
+                .overwrite()
+                .build();
         try (writer) {
             for (RowData row : bids) {
                 writer.add(row);
@@ -222,8 +234,9 @@ public class EncodeBenchmark {
     public void tearDown(org.openjdk.jmh.infra.BenchmarkParams params) throws IOException {
         for (Path file : List.of(stockFile, nativeFile)) {
             if (Files.exists(file)) {
-                System.out.printf("%n%s wrote %,d bytes (%s)%n", params.getBenchmark(), Files.size(file),
-                        file == stockFile ? "parquet-java" : "Isthmus");
+                System.out.printf(
+                        "%n%s wrote %,d bytes (%s)%n",
+                        params.getBenchmark(), Files.size(file), file == stockFile ? "parquet-java" : "Isthmus");
                 Files.delete(file);
             }
         }

@@ -34,8 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 7)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xmx4g"})
 public class EncodeFloorBenchmark {
     @Param("2000000")
     public long rows;
@@ -53,7 +54,8 @@ public class EncodeFloorBenchmark {
     public void setUp() throws IOException {
         arena = Arena.ofShared();
         pages = BidsPages.read(BidsParquetFile.ensure(rows, 1), arena);
-        int largest = pages.stream().mapToInt(BidsPages.Page::uncompressedSize).max().orElse(0);
+        int largest =
+                pages.stream().mapToInt(BidsPages.Page::uncompressedSize).max().orElse(0);
         heapOutput = new byte[(int) Zstd.compressBound(largest)];
         nativeOutput = arena.allocate(Codec.ZSTD.maxCompressedSize(largest), 64);
         zstdJni = new ZstdCompressCtx().setLevel(LEVEL);
@@ -69,8 +71,8 @@ public class EncodeFloorBenchmark {
     public long zstdJniCompressPages() {
         long total = 0;
         for (BidsPages.Page page : pages) {
-            total += zstdJni.compressByteArray(heapOutput, 0, heapOutput.length, page.uncompressed(), 0,
-                    page.uncompressed().length);
+            total += zstdJni.compressByteArray(
+                    heapOutput, 0, heapOutput.length, page.uncompressed(), 0, page.uncompressed().length);
         }
         return total;
     }

@@ -62,6 +62,7 @@ public final class MainJob {
      * so that the subtasks counting every row do not contend on one cache line.
      */
     private static final LongAdder PROGRESS = new LongAdder();
+
     private static final long WARM_UP_ROWS = 200_000;
 
     private MainJob() {}
@@ -71,7 +72,13 @@ public final class MainJob {
      *     copies every record, one array copy for a binary row) and columnar with it, as the SQL
      *     option {@code isthmus.row-format=auto} chooses
      */
-    record Options(long rows, int parallelism, Path warehouse, long seed, boolean objectReuse, RowFormat rowFormat,
+    record Options(
+            long rows,
+            int parallelism,
+            Path warehouse,
+            long seed,
+            boolean objectReuse,
+            RowFormat rowFormat,
             int rounds) {
         Options withRows(long n) {
             return new Options(n, parallelism, warehouse, seed, objectReuse, rowFormat, rounds);
@@ -79,7 +86,11 @@ public final class MainJob {
     }
 
     /** What a step's job does; a reference times what both sides of a comparison share. */
-    enum Kind { REFERENCE, WRITE, READ }
+    enum Kind {
+        REFERENCE,
+        WRITE,
+        READ
+    }
 
     /** One timed job: what it did, how long it took, and the checksum of what it read. */
     record Step(String name, Kind kind, long nanos, long rows, long checksum) {
@@ -94,12 +105,21 @@ public final class MainJob {
 
     public static void main(String[] args) throws Exception {
         Options options = parse(args);
-        System.out.printf(Locale.ROOT, "Isthmus %s main job: %,d bids, parallelism %d, object reuse %s, native rows %s,"
+        System.out.printf(
+                Locale.ROOT,
+                "Isthmus %s main job: %,d bids, parallelism %d, object reuse %s, native rows %s,"
                         + " %d timed rounds, warehouse %s%n",
-                NativeLibrary.version(), options.rows(), options.parallelism(), options.objectReuse() ? "on" : "off",
-                options.rowFormat().name().toLowerCase(Locale.ROOT), options.rounds(), options.warehouse());
+                NativeLibrary.version(),
+                options.rows(),
+                options.parallelism(),
+                options.objectReuse() ? "on" : "off",
+                options.rowFormat().name().toLowerCase(Locale.ROOT),
+                options.rounds(),
+                options.warehouse());
         Files.createDirectories(options.warehouse());
-        CatalogLoader catalogLoader = CatalogLoader.hadoop("main_job", new org.apache.hadoop.conf.Configuration(),
+        CatalogLoader catalogLoader = CatalogLoader.hadoop(
+                "main_job",
+                new org.apache.hadoop.conf.Configuration(),
                 Map.of("warehouse", options.warehouse().toUri().toString()));
         long expected = NexmarkBidRows.checksum(options.rows(), options.seed());
         List<List<Step>> rounds = new ArrayList<>();
@@ -109,8 +129,8 @@ public final class MainJob {
             System.out.printf(Locale.ROOT, "warm-up round, %,d bids:%n", warmUp.rows());
             runAll(cluster, catalogLoader, warmUp);
             for (int round = 1; round <= options.rounds(); round++) {
-                System.out.printf(Locale.ROOT, "timed round %d of %d, %,d bids:%n", round, options.rounds(),
-                        options.rows());
+                System.out.printf(
+                        Locale.ROOT, "timed round %d of %d, %,d bids:%n", round, options.rounds(), options.rows());
                 rounds.add(runAll(cluster, catalogLoader, options));
             }
         }
@@ -131,20 +151,47 @@ public final class MainJob {
         TableLoader stockTable = createTable(catalogLoader, "bids_stock");
         TableLoader nativeTable = createTable(catalogLoader, "bids_native");
         List<Step> steps = new ArrayList<>();
-        steps.add(write(cluster, options, "generate only, discarding sink (reference)",
-                stream -> stream.sinkTo(new DiscardingSink<>())).asReference());
-        steps.add(write(cluster, options, "write: Iceberg's FlinkSink", stream -> FlinkSink.forRowData(stream)
-                .tableLoader(stockTable).distributionMode(DistributionMode.NONE)
-                .writeParallelism(options.parallelism()).append()));
-        steps.add(write(cluster, options, "write: Isthmus native sink", stream -> NativeIcebergSink.forRowData(stream)
-                .tableLoader(nativeTable).distributionMode(DistributionMode.NONE)
-                .writeParallelism(options.parallelism()).append()));
+        steps.add(write(
+                        cluster,
+                        options,
+                        "generate only, discarding sink (reference)",
+                        stream -> stream.sinkTo(new DiscardingSink<>()))
+                .asReference());
+        steps.add(write(
+                cluster,
+                options,
+                "write: Iceberg's FlinkSink",
+                stream -> FlinkSink.forRowData(stream)
+                        .tableLoader(stockTable)
+                        .distributionMode(DistributionMode.NONE)
+                        .writeParallelism(options.parallelism())
+                        .append()));
+        steps.add(write(
+                cluster,
+                options,
+                "write: Isthmus native sink",
+                stream -> NativeIcebergSink.forRowData(stream)
+                        .tableLoader(nativeTable)
+                        .distributionMode(DistributionMode.NONE)
+                        .writeParallelism(options.parallelism())
+                        .append()));
         for (var table : List.of(Map.entry("stock", stockTable), Map.entry("native", nativeTable))) {
-            steps.add(read(cluster, options, "read " + table.getKey() + "-written: Iceberg's IcebergSource",
-                    IcebergSource.forRowData().tableLoader(table.getValue().clone()).build()));
-            steps.add(read(cluster, options, "read " + table.getKey() + "-written: Isthmus native source",
-                    NativeIcebergSource.forRowData().tableLoader(table.getValue().clone()).strict(true)
-                            .rowFormat(options.rowFormat()).build()));
+            steps.add(read(
+                    cluster,
+                    options,
+                    "read " + table.getKey() + "-written: Iceberg's IcebergSource",
+                    IcebergSource.forRowData()
+                            .tableLoader(table.getValue().clone())
+                            .build()));
+            steps.add(read(
+                    cluster,
+                    options,
+                    "read " + table.getKey() + "-written: Isthmus native source",
+                    NativeIcebergSource.forRowData()
+                            .tableLoader(table.getValue().clone())
+                            .strict(true)
+                            .rowFormat(options.rowFormat())
+                            .build()));
         }
         return steps;
     }
@@ -154,8 +201,12 @@ public final class MainJob {
         Catalog catalog = catalogLoader.loadCatalog();
         try {
             catalog.dropTable(id, true);
-            catalog.createTable(id, NexmarkBidRows.SCHEMA,
-                    PartitionSpec.builderFor(NexmarkBidRows.SCHEMA).bucket("bidder", 4).build(),
+            catalog.createTable(
+                    id,
+                    NexmarkBidRows.SCHEMA,
+                    PartitionSpec.builderFor(NexmarkBidRows.SCHEMA)
+                            .bucket("bidder", 4)
+                            .build(),
                     Map.of(TableProperties.FORMAT_VERSION, "2"));
         } finally {
             if (catalog instanceof AutoCloseable closeable) {
@@ -203,7 +254,10 @@ public final class MainJob {
     private static Step read(MiniCluster cluster, Options options, String name, Source<RowData, ?, ?> source)
             throws Exception {
         StreamExecutionEnvironment env = environment(cluster, options);
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "bids",
+        env.fromSource(
+                        source,
+                        WatermarkStrategy.noWatermarks(),
+                        "bids",
                         InternalTypeInfo.of(FlinkSchemaUtil.convert(NexmarkBidRows.SCHEMA)))
                 .map(new Checksum())
                 .sinkTo(new DiscardingSink<>());
@@ -231,7 +285,12 @@ public final class MainJob {
             }
         }
         JobExecutionResult result = done.get();
-        System.out.printf(Locale.ROOT, "\r   %-46s %,13d / %,d rows, done in %,d ms%n", name, PROGRESS.sum(), rows,
+        System.out.printf(
+                Locale.ROOT,
+                "\r   %-46s %,13d / %,d rows, done in %,d ms%n",
+                name,
+                PROGRESS.sum(),
+                rows,
                 (System.nanoTime() - start) / 1_000_000);
         return result;
     }
@@ -242,37 +301,70 @@ public final class MainJob {
      * rounds' own ratios; then checks every read of every round.
      */
     private static boolean report(List<List<Step>> rounds, long rows, long expected) {
-        System.out.printf(Locale.ROOT, "%n   %-46s %10s %13s %12s %10s %13s%n", "step", "median ms", "rounds ms",
-                "rows/s", "vs stock", "rounds");
+        System.out.printf(
+                Locale.ROOT,
+                "%n   %-46s %10s %13s %12s %10s %13s%n",
+                "step",
+                "median ms",
+                "rounds ms",
+                "rows/s",
+                "vs stock",
+                "rounds");
         List<Step> first = rounds.get(0);
         int paired = 0;
         for (int i = 0; i < first.size(); i++) {
             int step = i;
-            long[] nanos = rounds.stream().mapToLong(r -> r.get(step).nanos()).sorted().toArray();
+            long[] nanos =
+                    rounds.stream().mapToLong(r -> r.get(step).nanos()).sorted().toArray();
             long median = median(nanos);
             String ratio = "";
             String ratios = "";
             // Past the references, steps come in pairs: stock, then native.
             if (first.get(i).kind() != Kind.REFERENCE && paired++ % 2 == 1) {
-                ratio = String.format(Locale.ROOT, "%.2fx", (double) median(rounds.stream()
-                        .mapToLong(r -> r.get(step - 1).nanos()).sorted().toArray()) / median);
-                double[] each = rounds.stream().mapToDouble(r -> (double) r.get(step - 1).nanos() / r.get(step).nanos())
-                        .sorted().toArray();
+                ratio = String.format(
+                        Locale.ROOT,
+                        "%.2fx",
+                        (double) median(rounds.stream()
+                                        .mapToLong(r -> r.get(step - 1).nanos())
+                                        .sorted()
+                                        .toArray())
+                                / median);
+                double[] each = rounds.stream()
+                        .mapToDouble(r ->
+                                (double) r.get(step - 1).nanos() / r.get(step).nanos())
+                        .sorted()
+                        .toArray();
                 ratios = String.format(Locale.ROOT, "%.2f-%.2fx", each[0], each[each.length - 1]);
             }
-            System.out.printf(Locale.ROOT, "   %-46s %10.0f %13s %,12.0f %10s %13s%n", first.get(i).name(), median / 1e6,
+            System.out.printf(
+                    Locale.ROOT,
+                    "   %-46s %10.0f %13s %,12.0f %10s %13s%n",
+                    first.get(i).name(),
+                    median / 1e6,
                     String.format(Locale.ROOT, "%.0f-%.0f", nanos[0] / 1e6, nanos[nanos.length - 1] / 1e6),
-                    rows / (median / 1e9), ratio, ratios);
+                    rows / (median / 1e9),
+                    ratio,
+                    ratios);
         }
         System.out.println();
         boolean agree = true;
         for (int round = 0; round < rounds.size(); round++) {
-            for (Step step : rounds.get(round).stream().filter(s -> s.kind() == Kind.READ).toList()) {
+            for (Step step : rounds.get(round).stream()
+                    .filter(s -> s.kind() == Kind.READ)
+                    .toList()) {
                 boolean same = step.rows() == rows && step.checksum() == expected;
                 agree &= same;
-                System.out.printf(Locale.ROOT, "   round %d %-46s %,d rows, checksum %016x %s%n", round + 1, step.name(),
-                        step.rows(), step.checksum(), same ? "= generated" : "DIFFERS from the generated " + rows
-                                + " rows, " + String.format(Locale.ROOT, "%016x", expected));
+                System.out.printf(
+                        Locale.ROOT,
+                        "   round %d %-46s %,d rows, checksum %016x %s%n",
+                        round + 1,
+                        step.name(),
+                        step.rows(),
+                        step.checksum(),
+                        same
+                                ? "= generated"
+                                : "DIFFERS from the generated " + rows + " rows, "
+                                        + String.format(Locale.ROOT, "%016x", expected));
             }
         }
         return agree;
@@ -303,11 +395,13 @@ public final class MainJob {
                 case "--parallelism" -> parallelism = Integer.parseInt(require(args[i], value));
                 case "--warehouse" -> warehouse = Path.of(require(args[i], value));
                 case "--seed" -> seed = Long.parseLong(require(args[i], value));
-                case "--row-format" -> rowFormat = RowFormat.valueOf(require(args[i], value).toUpperCase(Locale.ROOT));
+                case "--row-format" ->
+                    rowFormat = RowFormat.valueOf(require(args[i], value).toUpperCase(Locale.ROOT));
                 case "--rounds" -> rounds = Integer.parseInt(require(args[i], value));
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --rows N --parallelism N --warehouse DIR --seed N --no-object-reuse"
-                        + " --row-format columnar|binary --rounds N");
+                default ->
+                    throw new IllegalArgumentException("unknown option " + args[i]
+                            + "; options: --rows N --parallelism N --warehouse DIR --seed N --no-object-reuse"
+                            + " --row-format columnar|binary --rounds N");
             }
             i++;
         }

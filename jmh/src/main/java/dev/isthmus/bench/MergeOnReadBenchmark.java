@@ -40,8 +40,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 10)
 @Measurement(iterations = 15)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "-Xmx6g"
+        })
 public class MergeOnReadBenchmark {
     @Param("2000000")
     public long rows;
@@ -67,16 +73,21 @@ public class MergeOnReadBenchmark {
             case "position" -> BidsTable.ensureWithPositionDeletes(rows);
             case "vector" -> BidsTable.ensureWithDeletionVectors(rows);
             case "equality" -> BidsTable.ensureUpserted(rows);
-            default -> throw new IllegalArgumentException("deletes must be position, vector or equality, got "
-                    + deletes);
+            default ->
+                throw new IllegalArgumentException("deletes must be position, vector or equality, got " + deletes);
         };
         live = byPosition ? BidsTable.ensureLiveRows(rows) : BidsTable.ensureUpsertedLiveRows(rows);
         // Upserts keep a row per key: the old rows of the keys upserted are the deleted ones.
         deletedRows = rows - BidsTable.liveRows(rows);
         liveRows = byPosition ? rows - deletedRows : rows;
         cluster = MiniClusters.start(2);
-        expected = SourceBenchmark.readAll(cluster, parallelism, false, true,
-                IcebergSource.forRowData().tableLoader(deleted.clone()).build(), liveRows);
+        expected = SourceBenchmark.readAll(
+                cluster,
+                parallelism,
+                false,
+                true,
+                IcebergSource.forRowData().tableLoader(deleted.clone()).build(),
+                liveRows);
     }
 
     @TearDown(Level.Trial)
@@ -94,10 +105,13 @@ public class MergeOnReadBenchmark {
     @Benchmark
     public long nativeSource() throws Exception {
         long before = NativeSourceCounters.rowsDeleted();
-        long read = read(NativeIcebergSource.forRowData().tableLoader(deleted.clone()).strict(true).build());
+        long read = read(NativeIcebergSource.forRowData()
+                .tableLoader(deleted.clone())
+                .strict(true)
+                .build());
         if (NativeSourceCounters.rowsDeleted() - before != deletedRows) {
-            throw new IllegalStateException("the native reader left out " + (NativeSourceCounters.rowsDeleted() - before)
-                    + " rows, not the " + deletedRows + " deleted");
+            throw new IllegalStateException("the native reader left out "
+                    + (NativeSourceCounters.rowsDeleted() - before) + " rows, not the " + deletedRows + " deleted");
         }
         return read;
     }
@@ -109,8 +123,15 @@ public class MergeOnReadBenchmark {
      * which are never cached, so there it shows the spread of two identical legs.
      */
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-            "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g", "-Disthmus.equality-delete-cache-bytes=0"})
+    @Fork(
+            value = 1,
+            jvmArgsAppend = {
+                "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-Xmx6g",
+                "-Disthmus.equality-delete-cache-bytes=0"
+            })
     public long nativeSourceUncached() throws Exception {
         return nativeSource();
     }
@@ -118,13 +139,17 @@ public class MergeOnReadBenchmark {
     /** The same live rows natively, from a table without deletes. */
     @Benchmark
     public long nativeSourceWithoutDeletes() throws Exception {
-        return read(NativeIcebergSource.forRowData().tableLoader(live.clone()).strict(true).build());
+        return read(NativeIcebergSource.forRowData()
+                .tableLoader(live.clone())
+                .strict(true)
+                .build());
     }
 
     private long read(Source<RowData, ?, ?> source) throws Exception {
         long sum = SourceBenchmark.readAll(cluster, parallelism, false, true, source, liveRows);
         if (sum != expected) {
-            throw new IllegalStateException("the job's checksum " + sum + " differs from the stock reader's, " + expected);
+            throw new IllegalStateException(
+                    "the job's checksum " + sum + " differs from the stock reader's, " + expected);
         }
         return liveRows;
     }

@@ -69,8 +69,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 7)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "-Xmx6g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xmx6g"})
 public class NestedBenchmark {
     static final Schema SCHEMA = new Schema(
             Types.NestedField.optional(1, "auction", Types.LongType.get()),
@@ -78,10 +79,13 @@ public class NestedBenchmark {
             Types.NestedField.optional(3, "price", Types.LongType.get()),
             Types.NestedField.optional(4, "channel", Types.StringType.get()),
             Types.NestedField.optional(5, "dateTime", Types.TimestampType.withoutZone()),
-            Types.NestedField.optional(6, "details", Types.StructType.of(
-                    Types.NestedField.optional(7, "itemName", Types.StringType.get()),
-                    Types.NestedField.optional(8, "category", Types.LongType.get()),
-                    Types.NestedField.optional(9, "reserve", Types.LongType.get()))),
+            Types.NestedField.optional(
+                    6,
+                    "details",
+                    Types.StructType.of(
+                            Types.NestedField.optional(7, "itemName", Types.StringType.get()),
+                            Types.NestedField.optional(8, "category", Types.LongType.get()),
+                            Types.NestedField.optional(9, "reserve", Types.LongType.get()))),
             Types.NestedField.optional(10, "tags", Types.ListType.ofOptional(11, Types.StringType.get())));
 
     private static final String[] CHANNELS = {"Google", "Facebook", "Baidu", "Apple"};
@@ -102,7 +106,8 @@ public class NestedBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        properties = Map.of(TableProperties.PARQUET_COMPRESSION, "zstd", TableProperties.PARQUET_COMPRESSION_LEVEL, "3");
+        properties =
+                Map.of(TableProperties.PARQUET_COMPRESSION, "zstd", TableProperties.PARQUET_COMPRESSION_LEVEL, "3");
         rowType = NativeParquetWriter.flinkType(SCHEMA);
         bids = bids(rows, 1);
         dir = Files.createTempDirectory("isthmus-nested");
@@ -124,17 +129,24 @@ public class NestedBenchmark {
         for (int i = 0; i < count; i++) {
             long auction = 1000 + (random.nextInt(10) == 0 ? random.nextLong(100_000) : random.nextLong(100));
             String channel = CHANNELS[random.nextInt(CHANNELS.length)];
-            RowData details = random.nextInt(20) == 0 ? null : GenericRowData.of(
-                    StringData.fromString("item-" + (auction % 5_000)), auction % 10,
-                    random.nextInt(4) == 0 ? null : 100 + random.nextLong(1_000_000));
+            RowData details = random.nextInt(20) == 0
+                    ? null
+                    : GenericRowData.of(
+                            StringData.fromString("item-" + (auction % 5_000)),
+                            auction % 10,
+                            random.nextInt(4) == 0 ? null : 100 + random.nextLong(1_000_000));
             Object[] tags = new Object[random.nextInt(5)];
             for (int t = 0; t < tags.length; t++) {
                 tags[t] = random.nextInt(30) == 0 ? null : StringData.fromString(TAGS[random.nextInt(TAGS.length)]);
             }
-            rows[i] = GenericRowData.of(auction, 1000 + random.nextLong(1_000_000), 100 + random.nextLong(10_000_000),
+            rows[i] = GenericRowData.of(
+                    auction,
+                    1000 + random.nextLong(1_000_000),
+                    100 + random.nextLong(10_000_000),
                     StringData.fromString(channel),
                     TimestampData.fromLocalDateTime(BASE.plusNanos((i * 10L + random.nextInt(10)) * 1_000_000L)),
-                    details, random.nextInt(10) == 0 ? null : new GenericArrayData(tags));
+                    details,
+                    random.nextInt(10) == 0 ? null : new GenericArrayData(tags));
         }
         return rows;
     }
@@ -163,7 +175,11 @@ public class NestedBenchmark {
     @Benchmark
     public long encodeIsthmus() throws IOException {
         NativeParquetWriter writer = NativeParquet.write(org.apache.iceberg.Files.localOutput(nativeFile.toFile()))
-                .schema(SCHEMA).setAll(properties).memoryTracker(TRACKER).overwrite().build();
+                .schema(SCHEMA)
+                .setAll(properties)
+                .memoryTracker(TRACKER)
+                .overwrite()
+                .build();
         try (writer) {
             for (RowData row : bids) {
                 writer.add(row);
@@ -232,13 +248,17 @@ public class NestedBenchmark {
 
     /** Every value of a bid: longs summed, strings as {@link DecodeBenchmark#touch(StringData)}, nulls counted. */
     static long touch(RowData row) {
-        long sum = row.getLong(0) + row.getLong(1) + row.getLong(2) + string(row, 3)
+        long sum = row.getLong(0)
+                + row.getLong(1)
+                + row.getLong(2)
+                + string(row, 3)
                 + row.getTimestamp(4, 6).getMillisecond();
         if (row.isNullAt(5)) {
             sum += 7;
         } else {
             RowData details = row.getRow(5, 3);
-            sum += string(details, 0) + (details.isNullAt(1) ? 1 : details.getLong(1))
+            sum += string(details, 0)
+                    + (details.isNullAt(1) ? 1 : details.getLong(1))
                     + (details.isNullAt(2) ? 3 : details.getLong(2));
         }
         if (row.isNullAt(6)) {

@@ -16,8 +16,11 @@ final class NexmarkBidRows {
     static final Schema SCHEMA = BidsParquetFile.SCHEMA;
 
     private static final StringData[] CHANNELS = {
-        StringData.fromString("Google"), StringData.fromString("Facebook"), StringData.fromString("Baidu"),
-        StringData.fromString("Apple")};
+        StringData.fromString("Google"),
+        StringData.fromString("Facebook"),
+        StringData.fromString("Baidu"),
+        StringData.fromString("Apple")
+    };
     private static final String[] CHANNEL_PATHS = {"google", "facebook", "baidu", "apple"};
     /** 2026-11-30T00:00 in epoch milliseconds. */
     private static final long BASE_MILLIS = 1_795_996_800_000L;
@@ -37,7 +40,13 @@ final class NexmarkBidRows {
         for (int i = 0; i < extra.length; i++) {
             extra[i] = (char) ('a' + random.nextInt(26));
         }
-        return GenericRowData.of(auction, bidder, price, CHANNELS[channel], StringData.fromString(url), dateTime,
+        return GenericRowData.of(
+                auction,
+                bidder,
+                price,
+                CHANNELS[channel],
+                StringData.fromString(url),
+                dateTime,
                 StringData.fromString(new String(extra)));
     }
 

@@ -39,9 +39,19 @@ final class NexmarkBids {
         long bidder = 1000 + random.nextLong(100_000);
         long price = 100 + random.nextLong(10_000_000);
         String channel = CHANNELS[random.nextInt(CHANNELS.length)];
-        out.append(auction).append(',').append(bidder).append(',').append(price).append(',').append(channel)
-                .append(",https://www.nexmark.com/").append(channel.toLowerCase()).append("/item.htm?query=1&channel_id=")
-                .append(random.nextInt(1 << 20)).append(',').append(BASE_MILLIS + event * 10 + random.nextInt(10))
+        out.append(auction)
+                .append(',')
+                .append(bidder)
+                .append(',')
+                .append(price)
+                .append(',')
+                .append(channel)
+                .append(",https://www.nexmark.com/")
+                .append(channel.toLowerCase())
+                .append("/item.htm?query=1&channel_id=")
+                .append(random.nextInt(1 << 20))
+                .append(',')
+                .append(BASE_MILLIS + event * 10 + random.nextInt(10))
                 .append(',');
         int extra = random.nextInt(16);
         for (int i = 0; i < extra; i++) {

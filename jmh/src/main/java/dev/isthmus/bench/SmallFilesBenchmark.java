@@ -48,8 +48,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5)
 @Measurement(iterations = 10)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "-Xmx6g"
+        })
 public class SmallFilesBenchmark {
     @Param("3000000")
     public long rows;
@@ -70,8 +76,8 @@ public class SmallFilesBenchmark {
     public void setUp() throws Exception {
         table = BidsTable.ensureSmallFiles(rows, files);
         cluster = MiniClusters.start(2);
-        sql = StreamTableEnvironment.create(new TestStreamEnvironment(cluster, parallelism),
-                EnvironmentSettings.inBatchMode());
+        sql = StreamTableEnvironment.create(
+                new TestStreamEnvironment(cluster, parallelism), EnvironmentSettings.inBatchMode());
         SqlBenchmark.createCatalogs(sql);
     }
 
@@ -88,7 +94,10 @@ public class SmallFilesBenchmark {
 
     @Benchmark
     public long nativeSource() throws Exception {
-        return read(NativeIcebergSource.forRowData().tableLoader(table.clone()).strict(true).build());
+        return read(NativeIcebergSource.forRowData()
+                .tableLoader(table.clone())
+                .strict(true)
+                .build());
     }
 
     @Benchmark
@@ -104,7 +113,8 @@ public class SmallFilesBenchmark {
     private long read(Source<RowData, ?, ?> source) throws Exception {
         long sum = SourceBenchmark.readAll(cluster, parallelism, false, true, source, rows);
         if (checksum != null && sum != checksum) {
-            throw new IllegalStateException("the job's checksum " + sum + " differs from the fork's first, " + checksum);
+            throw new IllegalStateException(
+                    "the job's checksum " + sum + " differs from the fork's first, " + checksum);
         }
         checksum = sum;
         return rows;
@@ -113,7 +123,8 @@ public class SmallFilesBenchmark {
     private int aggregate(String catalog) throws Exception {
         String from = catalog + "." + BidsTable.NAMESPACE + "." + BidsTable.smallFilesName(rows, files);
         List<Row> result = new ArrayList<>();
-        try (CloseableIterator<Row> it = sql.executeSql(String.format(SqlBenchmark.ALL, from)).collect()) {
+        try (CloseableIterator<Row> it =
+                sql.executeSql(String.format(SqlBenchmark.ALL, from)).collect()) {
             it.forEachRemaining(result::add);
         }
         result.sort((a, b) -> String.valueOf(a.getField(0)).compareTo(String.valueOf(b.getField(0))));

@@ -53,8 +53,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 10)
 @Measurement(iterations = 15)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "-Xmx6g"
+        })
 public class SourceBenchmark {
     @Param("2000000")
     public long rows;
@@ -82,6 +88,7 @@ public class SourceBenchmark {
     private MiniCluster cluster;
     /** The first job's checksum: every later job of the trial must read the same values. */
     private Long checksum;
+
     private TableLoader table;
 
     @Setup(Level.Trial)
@@ -104,21 +111,28 @@ public class SourceBenchmark {
     /** The native source emitting columnar rows, which Flink copies (without object reuse) field by field. */
     @Benchmark
     public long nativeSource() throws Exception {
-        return count(NativeIcebergSource.forRowData().tableLoader(table.clone()).rowFormat(RowFormat.COLUMNAR)
-                .strict(true).build());
+        return count(NativeIcebergSource.forRowData()
+                .tableLoader(table.clone())
+                .rowFormat(RowFormat.COLUMNAR)
+                .strict(true)
+                .build());
     }
 
     /** The native source emitting binary rows, which Flink copies (without object reuse) as one array copy each. */
     @Benchmark
     public long nativeSourceBinaryRows() throws Exception {
-        return count(NativeIcebergSource.forRowData().tableLoader(table.clone()).rowFormat(RowFormat.BINARY)
-                .strict(true).build());
+        return count(NativeIcebergSource.forRowData()
+                .tableLoader(table.clone())
+                .rowFormat(RowFormat.BINARY)
+                .strict(true)
+                .build());
     }
 
     private long count(Source<RowData, ?, ?> source) throws Exception {
         long sum = readAll(cluster, parallelism, objectReuse, consumer.equals("hash"), source, rows);
         if (checksum != null && sum != checksum) {
-            throw new IllegalStateException("the job's checksum " + sum + " differs from the trial's first, " + checksum);
+            throw new IllegalStateException(
+                    "the job's checksum " + sum + " differs from the trial's first, " + checksum);
         }
         checksum = sum;
         return rows;
@@ -128,8 +142,14 @@ public class SourceBenchmark {
      * Runs one job that reads {@code source} (bids) whole into {@link Count} and a discarding sink;
      * fails unless it read {@code rows} rows. Returns the job's checksum (0 unless {@code hash}).
      */
-    static long readAll(MiniCluster cluster, int parallelism, boolean objectReuse, boolean hash,
-            Source<RowData, ?, ?> source, long rows) throws Exception {
+    static long readAll(
+            MiniCluster cluster,
+            int parallelism,
+            boolean objectReuse,
+            boolean hash,
+            Source<RowData, ?, ?> source,
+            long rows)
+            throws Exception {
         StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, parallelism);
         if (objectReuse) {
             env.getConfig().enableObjectReuse();

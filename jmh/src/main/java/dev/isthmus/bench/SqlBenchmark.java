@@ -38,8 +38,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 10)
 @Measurement(iterations = 15)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx6g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "-Xmx6g"
+        })
 public class SqlBenchmark {
     static final String ALL = "SELECT channel, COUNT(*), SUM(auction), MIN(bidder), SUM(price), "
             + "SUM(CHAR_LENGTH(url)), SUM(CHAR_LENGTH(extra)), MAX(`dateTime`) FROM %s GROUP BY channel";
@@ -73,10 +79,12 @@ public class SqlBenchmark {
      */
     static void createCatalogs(StreamTableEnvironment sql) throws Exception {
         String warehouse = BidsTable.warehouse().toUri().toString();
-        sql.executeSql("CREATE CATALOG stock WITH ('type'='iceberg', 'catalog-type'='hadoop', 'warehouse'='"
-                + warehouse + "')").await();
+        sql.executeSql("CREATE CATALOG stock WITH ('type'='iceberg', 'catalog-type'='hadoop', 'warehouse'='" + warehouse
+                        + "')")
+                .await();
         sql.executeSql("CREATE CATALOG lake WITH ('type'='isthmus-iceberg', 'catalog-type'='hadoop', 'warehouse'='"
-                + warehouse + "', 'isthmus.strict'='true')").await();
+                        + warehouse + "', 'isthmus.strict'='true')")
+                .await();
     }
 
     @TearDown(Level.Trial)
@@ -105,7 +113,8 @@ public class SqlBenchmark {
 
     private int run(String from) throws Exception {
         List<Row> result = new ArrayList<>();
-        try (CloseableIterator<Row> it = sql.executeSql(String.format(query.equals("all") ? ALL : TWO, from)).collect()) {
+        try (CloseableIterator<Row> it = sql.executeSql(String.format(query.equals("all") ? ALL : TWO, from))
+                .collect()) {
             it.forEachRemaining(result::add);
         }
         result.sort((a, b) -> String.valueOf(a.getField(0)).compareTo(String.valueOf(b.getField(0))));

@@ -38,7 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 10, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
 public class TransposeBenchmark {
     static final int BATCHES = 40;
     static final int ROWS = BATCHES * 8192;
@@ -55,7 +57,8 @@ public class TransposeBenchmark {
         RowType type = FlinkSchemaUtil.convert(BidsParquetFile.SCHEMA);
         transposer = new BinaryRowTransposer(type);
         try (NativeParquetFile parquet = NativeParquetFile.open(file);
-                NativeParquetScan scan = parquet.scan(ScanOptions.of(BidsParquetFile.SCHEMA),
+                NativeParquetScan scan = parquet.scan(
+                        ScanOptions.of(BidsParquetFile.SCHEMA),
                         MemoryTracker.root().child("transpose-benchmark"))) {
             while (batches.size() < BATCHES && scan.hasNext()) {
                 batches.add(scan.next());

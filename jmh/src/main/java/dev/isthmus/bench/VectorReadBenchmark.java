@@ -54,11 +54,13 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class VectorReadBenchmark {
     static final int ROWS = 8192;
-    private static final RowType TYPE = RowType.of(new LogicalType[] {
-        new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new BigIntType(false)},
+    private static final RowType TYPE = RowType.of(
+            new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new BigIntType(false)},
             new String[] {"price", "url", "auction"});
 
     private MemoryTracker tracker;
@@ -82,7 +84,8 @@ public class VectorReadBenchmark {
             for (int i = 0; i < ROWS; i++) {
                 boolean nullRow = random.nextInt(20) == 0;
                 long price = random.nextLong(10_000_000);
-                byte[] url = ("https://www.nexmark.com/item.htm?query=1&channel_id=" + random.nextInt(1 << 20)).getBytes();
+                byte[] url =
+                        ("https://www.nexmark.com/item.htm?query=1&channel_id=" + random.nextInt(1 << 20)).getBytes();
                 long auction = 1000 + random.nextLong(100_000);
                 heapDenseLongs.vector[i] = auction;
                 if (nullRow) {

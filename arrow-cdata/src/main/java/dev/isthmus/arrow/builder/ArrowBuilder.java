@@ -26,6 +26,7 @@ import java.util.Objects;
 public abstract class ArrowBuilder implements AutoCloseable {
     /** Slots a buffer starts with, so tiny batches do not grow many times. */
     static final int MIN_CAPACITY = 64;
+
     private static final int MAX_CAPACITY = Integer.MAX_VALUE - 8;
 
     final ArrowField field;
@@ -33,6 +34,7 @@ public abstract class ArrowBuilder implements AutoCloseable {
     final BufferAllocator allocator;
     /** Values appended to the current batch. */
     int length;
+
     int nullCount;
     /** Slots every slot-indexed buffer (validity, values, offsets) can hold without growing. */
     int capacity;
@@ -64,12 +66,13 @@ public abstract class ArrowBuilder implements AutoCloseable {
         return switch (field.type()) {
             case ArrowType.Null n -> new NullBuilder(field, path, allocator);
             case ArrowType.Bool b -> new BoolBuilder(field, path, allocator);
-            case ArrowType.Int i -> switch (i.bitWidth()) {
-                case 8 -> new Int8Builder(field, path, allocator);
-                case 16 -> new Int16Builder(field, path, allocator);
-                case 32 -> new Int32Builder(field, path, allocator);
-                default -> new Int64Builder(field, path, allocator);
-            };
+            case ArrowType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> new Int8Builder(field, path, allocator);
+                    case 16 -> new Int16Builder(field, path, allocator);
+                    case 32 -> new Int32Builder(field, path, allocator);
+                    default -> new Int64Builder(field, path, allocator);
+                };
             case ArrowType.Float32 f -> new Float32Builder(field, path, allocator);
             case ArrowType.Float64 d -> new Float64Builder(field, path, allocator);
             case ArrowType.Decimal d -> new Decimal128Builder(field, path, allocator);
@@ -166,8 +169,8 @@ public abstract class ArrowBuilder implements AutoCloseable {
         long doubled = Math.max((long) capacity * 2, capacityHint);
         int newCapacity = (int) Math.min(MAX_CAPACITY, Math.max(slots, doubled));
         if (newCapacity < slots) {
-            throw new IllegalStateException("field '" + displayPath() + "' cannot hold more than " + MAX_CAPACITY
-                    + " values in one batch");
+            throw new IllegalStateException(
+                    "field '" + displayPath() + "' cannot hold more than " + MAX_CAPACITY + " values in one batch");
         }
         growSlots(newCapacity);
         if (validity != null) {
@@ -229,8 +232,8 @@ public abstract class ArrowBuilder implements AutoCloseable {
     final FinishedArray detach() {
         List<NativeBuffer> buffers = new ArrayList<>(3);
         takeBuffers(buffers);
-        FinishedArray array = new FinishedArray(field, length, nullCount, buffers, detachChildren(),
-                allocator.tracker());
+        FinishedArray array =
+                new FinishedArray(field, length, nullCount, buffers, detachChildren(), allocator.tracker());
         capacityHint = Math.max(capacity, MIN_CAPACITY);
         length = 0;
         nullCount = 0;
@@ -278,7 +281,7 @@ public abstract class ArrowBuilder implements AutoCloseable {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[" + displayPath() + " " + ArrowFormat.render(field.type()) + ", "
-                + length + " values, " + nullCount + " nulls, capacity " + capacity + "]";
+        return getClass().getSimpleName() + "[" + displayPath() + " " + ArrowFormat.render(field.type()) + ", " + length
+                + " values, " + nullCount + " nulls, capacity " + capacity + "]";
     }
 }

@@ -26,8 +26,8 @@ public final class BufferAllocator {
     static final long ALIGNMENT = 64;
 
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle ALIGNED_ALLOC = libc("aligned_alloc",
-            FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    private static final MethodHandle ALIGNED_ALLOC = libc(
+            "aligned_alloc", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
     private static final MethodHandle FREE = libc("free", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
 
     private final MemoryTracker tracker;
@@ -71,8 +71,8 @@ public final class BufferAllocator {
         }
         if (block.equals(MemorySegment.NULL)) {
             tracker.freed(capacity);
-            throw new OutOfMemoryError("cannot allocate " + capacity + " bytes of off-heap memory for Arrow buffers ("
-                    + tracker + ")");
+            throw new OutOfMemoryError(
+                    "cannot allocate " + capacity + " bytes of off-heap memory for Arrow buffers (" + tracker + ")");
         }
         tracker.confirm(capacity);
         return block.reinterpret(capacity);
@@ -89,7 +89,8 @@ public final class BufferAllocator {
 
     @SuppressWarnings("restricted") // binding the C allocator is what this class is for
     private static MethodHandle libc(String name, FunctionDescriptor descriptor) {
-        MemorySegment symbol = LINKER.defaultLookup().find(name)
+        MemorySegment symbol = LINKER.defaultLookup()
+                .find(name)
                 .orElseThrow(() -> new UnsatisfiedLinkError("the C library has no '" + name + "'"));
         return LINKER.downcallHandle(symbol, descriptor);
     }

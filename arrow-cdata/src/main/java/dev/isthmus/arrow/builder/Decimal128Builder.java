@@ -16,6 +16,7 @@ public final class Decimal128Builder extends FixedWidthBuilder {
     private final int scale;
     /** 10^precision, when it fits a long (precision up to 18); else unused. */
     private final long compactBound;
+
     private final BigInteger bound;
 
     Decimal128Builder(ArrowField field, String path, BufferAllocator allocator) {

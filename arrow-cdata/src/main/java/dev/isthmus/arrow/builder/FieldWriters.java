@@ -74,8 +74,9 @@ final class FieldWriters {
                 MapBuilder map = (MapBuilder) builder;
                 yield new MapWriter(map, forType(t.getKeyType(), map.keys()), forType(t.getValueType(), map.values()));
             }
-            default -> throw new UnsupportedOperationException("cannot append Flink type " + type + " to field '"
-                    + builder.displayPath() + "'");
+            default ->
+                throw new UnsupportedOperationException(
+                        "cannot append Flink type " + type + " to field '" + builder.displayPath() + "'");
         };
     }
 
@@ -346,7 +347,8 @@ final class FieldWriters {
                 if (heap != null) {
                     out.append(heap, offset, size);
                 } else {
-                    out.append(MemorySegment.ofAddress(segment.getAddress() + offset).reinterpret(size));
+                    out.append(MemorySegment.ofAddress(segment.getAddress() + offset)
+                            .reinterpret(size));
                 }
                 return;
             }

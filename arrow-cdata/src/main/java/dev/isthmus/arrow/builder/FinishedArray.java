@@ -20,8 +20,13 @@ public final class FinishedArray implements AutoCloseable {
     private final MemoryTracker tracker;
     private boolean owned = true;
 
-    FinishedArray(ArrowField field, int length, int nullCount, List<NativeBuffer> buffers,
-            List<FinishedArray> children, MemoryTracker tracker) {
+    FinishedArray(
+            ArrowField field,
+            int length,
+            int nullCount,
+            List<NativeBuffer> buffers,
+            List<FinishedArray> children,
+            MemoryTracker tracker) {
         this.field = field;
         this.length = length;
         this.nullCount = nullCount;
@@ -97,7 +102,8 @@ public final class FinishedArray implements AutoCloseable {
 
     private void requireOwned() {
         if (!owned) {
-            throw new IllegalStateException("the buffers of '" + field.name() + "' were handed over (exported) or freed");
+            throw new IllegalStateException(
+                    "the buffers of '" + field.name() + "' were handed over (exported) or freed");
         }
     }
 

@@ -31,8 +31,8 @@ public final class MapBuilder extends OffsetListBuilder {
     public void endMap() {
         int pending = keys().length();
         if (values().length() != pending) {
-            throw new IllegalStateException("map '" + displayPath() + "' has " + pending + " keys but "
-                    + values().length() + " values");
+            throw new IllegalStateException(
+                    "map '" + displayPath() + "' has " + pending + " keys but " + values().length() + " values");
         }
         while (entries.length() < pending) {
             entries.append();

@@ -71,7 +71,8 @@ public final class NativeBuffer {
 
     @Override
     public String toString() {
-        return block == null ? "NativeBuffer[freed]"
+        return block == null
+                ? "NativeBuffer[freed]"
                 : "NativeBuffer[" + block.byteSize() + " bytes at 0x" + Long.toHexString(block.address()) + "]";
     }
 }

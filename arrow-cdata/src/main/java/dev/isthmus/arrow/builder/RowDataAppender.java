@@ -58,8 +58,8 @@ public final class RowDataAppender implements AutoCloseable {
         int fieldIndex = -1;
         try {
             if (row.getArity() != writers.length) {
-                throw new IllegalArgumentException("the row has " + row.getArity() + " fields, the schema "
-                        + writers.length);
+                throw new IllegalArgumentException(
+                        "the row has " + row.getArity() + " fields, the schema " + writers.length);
             }
             for (fieldIndex = 0; fieldIndex < writers.length; fieldIndex++) {
                 writers[fieldIndex].write(row, fieldIndex);
@@ -75,8 +75,8 @@ public final class RowDataAppender implements AutoCloseable {
             throw new IllegalArgumentException("cannot append row " + rowIndex + " of the batch: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             batch.truncate(rowIndex);
-            throw new IllegalArgumentException("cannot append row " + rowIndex + " of the batch: "
-                    + unreadable(row, fieldIndex, e), e);
+            throw new IllegalArgumentException(
+                    "cannot append row " + rowIndex + " of the batch: " + unreadable(row, fieldIndex, e), e);
         }
     }
 
@@ -94,8 +94,8 @@ public final class RowDataAppender implements AutoCloseable {
                 + " could not be read";
         if (row instanceof GenericRowData generic) {
             Object value = generic.getField(fieldIndex);
-            return expected + ": the row holds " + (value == null ? "null" : "a " + value.getClass().getName())
-                    + " there (" + cause + ")";
+            return expected + ": the row holds "
+                    + (value == null ? "null" : "a " + value.getClass().getName()) + " there (" + cause + ")";
         }
         return expected + " from a " + row.getClass().getName() + " (" + cause + ")";
     }

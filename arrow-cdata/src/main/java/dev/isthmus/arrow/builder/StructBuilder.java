@@ -81,8 +81,9 @@ public final class StructBuilder extends ArrowBuilder {
         super.prepareFinish();
         for (ArrowBuilder child : children) {
             if (child.length() != length) {
-                throw new IllegalStateException("struct '" + displayPath() + "' has " + length + " values but its field '"
-                        + child.displayPath() + "' has " + child.length() + "; append a value (or null) to every field");
+                throw new IllegalStateException(
+                        "struct '" + displayPath() + "' has " + length + " values but its field '" + child.displayPath()
+                                + "' has " + child.length() + "; append a value (or null) to every field");
             }
             child.prepareFinish();
         }

@@ -44,8 +44,10 @@ public final class TimestampBuilder extends FixedWidthBuilder {
                 case NANOSECOND -> Math.addExact(Math.multiplyExact(epochMillis, 1_000_000L), nanoOfMillisecond);
             };
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("field '" + displayPath() + "': timestamp of " + epochMillis
-                    + " ms + " + nanoOfMillisecond + " ns since the epoch does not fit 64-bit " + unit, e);
+            throw new IllegalArgumentException(
+                    "field '" + displayPath() + "': timestamp of " + epochMillis + " ms + " + nanoOfMillisecond
+                            + " ns since the epoch does not fit 64-bit " + unit,
+                    e);
         }
     }
 }

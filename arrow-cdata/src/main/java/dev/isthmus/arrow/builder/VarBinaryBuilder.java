@@ -21,6 +21,7 @@ import java.util.List;
 public final class VarBinaryBuilder extends ArrowBuilder {
     /** The largest data end an int32 offset can hold. */
     static final long MAX_DATA_BYTES = Integer.MAX_VALUE;
+
     private static final long MIN_DATA_CAPACITY = 1024;
 
     private NativeBuffer offsetsBuffer;
@@ -55,7 +56,8 @@ public final class VarBinaryBuilder extends ArrowBuilder {
     /** Appends the bytes of a native segment (off-heap Flink memory, another Arrow buffer). */
     public void append(MemorySegment nativeSource) {
         if (!nativeSource.isNative()) {
-            throw new IllegalArgumentException("append(MemorySegment) takes native segments; use append(byte[]) for heap data");
+            throw new IllegalArgumentException(
+                    "append(MemorySegment) takes native segments; use append(byte[]) for heap data");
         }
         long length = nativeSource.byteSize();
         long start = reserveData(length);

@@ -61,7 +61,8 @@ public final class ArenaRuns implements AutoCloseable {
      * its release, so no read of a closed array can see the producer's next writes.
      */
     public static ArenaRuns forBatches() {
-        return CheckedBatches.ENABLED ? new ArenaRuns(1, false, 0)
+        return CheckedBatches.ENABLED
+                ? new ArenaRuns(1, false, 0)
                 : new ArenaRuns(DEFAULT_ARRAYS_PER_ARENA, true, DEFAULT_MAPPED_BYTES_PER_RUN);
     }
 
@@ -186,6 +187,7 @@ public final class ArenaRuns implements AutoCloseable {
         final ArenaShare share = new ArenaShare(arraysPerArena, releaseAtOnce, () -> ended(this));
         /** Few: the producers of one split's files, compared by identity. */
         final List<ImportArenas> producers = new ArrayList<>(4);
+
         long mappedBytes;
     }
 }

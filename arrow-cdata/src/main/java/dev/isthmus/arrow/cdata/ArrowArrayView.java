@@ -31,8 +31,15 @@ public final class ArrowArrayView {
     private final ArrowArrayView[] children;
     private final ArrowArrayView dictionary;
 
-    private ArrowArrayView(ArrowField field, String path, long length, long nullCount, long offset,
-            MemorySegment[] buffers, ArrowArrayView[] children, ArrowArrayView dictionary) {
+    private ArrowArrayView(
+            ArrowField field,
+            String path,
+            long length,
+            long nullCount,
+            long offset,
+            MemorySegment[] buffers,
+            ArrowArrayView[] children,
+            ArrowArrayView dictionary) {
         this.field = field;
         this.path = path;
         this.length = length;
@@ -113,16 +120,19 @@ public final class ArrowArrayView {
         ArrowType type = field.isDictionaryEncoded() ? field.dictionaryIndex() : field.type();
         int expectedBuffers = bufferCount(type);
         if (ArrowArray.n_buffers(array) != expectedBuffers) {
-            throw invalid(path, "n_buffers is " + ArrowArray.n_buffers(array) + " but type " + type + " has "
-                    + expectedBuffers);
+            throw invalid(
+                    path,
+                    "n_buffers is " + ArrowArray.n_buffers(array) + " but type " + type + " has " + expectedBuffers);
         }
-        int expectedChildren = field.isDictionaryEncoded() ? 0 : field.children().size();
+        int expectedChildren =
+                field.isDictionaryEncoded() ? 0 : field.children().size();
         if (ArrowArray.n_children(array) != expectedChildren) {
-            throw invalid(path, "n_children is " + ArrowArray.n_children(array) + " but the schema has "
-                    + expectedChildren);
+            throw invalid(
+                    path, "n_children is " + ArrowArray.n_children(array) + " but the schema has " + expectedChildren);
         }
 
-        MemorySegment pointers = expectedBuffers == 0 ? MemorySegment.NULL
+        MemorySegment pointers = expectedBuffers == 0
+                ? MemorySegment.NULL
                 : ArrowArray.buffers(array).reinterpret(expectedBuffers * ValueLayout.ADDRESS.byteSize());
         MemorySegment[] buffers = new MemorySegment[expectedBuffers];
         if (expectedBuffers > 0) {
@@ -140,16 +150,17 @@ public final class ArrowArrayView {
             case ArrowType.List l -> buffers[1] = offsets(pointers, end, l.large(), scope, path);
             case ArrowType.Map m -> buffers[1] = offsets(pointers, end, false, scope, path);
             case ArrowType.FixedWidth f -> buffers[1] = data(pointers, 1, bytesFor(end, f.bitWidth()), scope, path);
-            default -> { }
+            default -> {}
         }
 
         ArrowArrayView[] children = new ArrowArrayView[expectedChildren];
         if (expectedChildren > 0) {
-            MemorySegment childPointers = ArrowArray.children(array)
-                    .reinterpret(expectedChildren * ValueLayout.ADDRESS.byteSize());
+            MemorySegment childPointers =
+                    ArrowArray.children(array).reinterpret(expectedChildren * ValueLayout.ADDRESS.byteSize());
             for (int i = 0; i < expectedChildren; i++) {
                 ArrowField childField = field.child(i);
-                MemorySegment child = childPointers.getAtIndex(ValueLayout.ADDRESS, i).reinterpret(ArrowArray.sizeof());
+                MemorySegment child =
+                        childPointers.getAtIndex(ValueLayout.ADDRESS, i).reinterpret(ArrowArray.sizeof());
                 children[i] = read(child, childField, scope, path + "." + childField.name(), depth + 1);
             }
             requireChildLengths(field.type(), buffers, end, children, path);
@@ -162,8 +173,12 @@ public final class ArrowArrayView {
                 throw invalid(path, "is dictionary-encoded but has no dictionary array");
             }
             ArrowField values = new ArrowField(field.name(), field.type(), true, field.children(), null);
-            dictionary = read(dictionaryPointer.reinterpret(ArrowArray.sizeof()), values, scope,
-                    path + "<dictionary>", depth + 1);
+            dictionary = read(
+                    dictionaryPointer.reinterpret(ArrowArray.sizeof()),
+                    values,
+                    scope,
+                    path + "<dictionary>",
+                    depth + 1);
         } else if (!dictionaryPointer.equals(MemorySegment.NULL)) {
             throw invalid(path, "has a dictionary array but its schema is not dictionary-encoded");
         }
@@ -206,8 +221,8 @@ public final class ArrowArrayView {
         return data(pointers, 1, Math.multiplyExact(end + 1, width), scope, path);
     }
 
-    private static void readVariable(MemorySegment pointers, MemorySegment[] buffers, long end, boolean large,
-            Arena scope, String path) {
+    private static void readVariable(
+            MemorySegment pointers, MemorySegment[] buffers, long end, boolean large, Arena scope, String path) {
         MemorySegment offsets = offsets(pointers, end, large, scope, path);
         buffers[1] = offsets;
         long last = offsets.byteSize() == 0 ? 0 : offsetAt(offsets, end, large);
@@ -218,13 +233,14 @@ public final class ArrowArrayView {
     }
 
     static long offsetAt(MemorySegment offsets, long index, boolean large) {
-        return large ? offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, index)
+        return large
+                ? offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, index)
                 : offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, index);
     }
 
     /** Children must cover what the parent addresses, or reads would run past them. */
-    private static void requireChildLengths(ArrowType type, MemorySegment[] buffers, long end,
-            ArrowArrayView[] children, String path) {
+    private static void requireChildLengths(
+            ArrowType type, MemorySegment[] buffers, long end, ArrowArrayView[] children, String path) {
         long needed = switch (type) {
             case ArrowType.Struct s -> end;
             case ArrowType.List l -> buffers[1].byteSize() == 0 ? 0 : offsetAt(buffers[1], end, l.large());
@@ -233,8 +249,8 @@ public final class ArrowArrayView {
         };
         for (ArrowArrayView child : children) {
             if (child.length < needed) {
-                throw invalid(child.path, "has length " + child.length + " but its parent addresses " + needed
-                        + " values");
+                throw invalid(
+                        child.path, "has length " + child.length + " but its parent addresses " + needed + " values");
             }
         }
     }

@@ -113,8 +113,8 @@ public final class ArrowExporter {
                     + kind.name().toLowerCase() + " struct needs " + kind.sizeof());
         }
         if (!kind.release(out).equals(MemorySegment.NULL)) {
-            throw new IllegalArgumentException("the output struct still holds a live Arrow " + kind.name().toLowerCase()
-                    + " (its release is not NULL); release it first, or it would leak");
+            throw new IllegalArgumentException("the output struct still holds a live Arrow "
+                    + kind.name().toLowerCase() + " (its release is not NULL); release it first, or it would leak");
         }
     }
 
@@ -133,7 +133,9 @@ public final class ArrowExporter {
         MemorySegment bufferPointers = arena.allocate(ValueLayout.ADDRESS, Math.max(1, buffers.size()));
         for (int i = 0; i < buffers.size(); i++) {
             NativeBuffer buffer = buffers.get(i);
-            bufferPointers.setAtIndex(ValueLayout.ADDRESS, i,
+            bufferPointers.setAtIndex(
+                    ValueLayout.ADDRESS,
+                    i,
                     buffer == null ? MemorySegment.NULL : MemorySegment.ofAddress(buffer.address()));
         }
         long id = arena.register(ExportKind.ARRAY, childStructs);
@@ -152,7 +154,8 @@ public final class ArrowExporter {
     private static void fillSchema(ArrowField field, MemorySegment struct, ExportArena arena) {
         // A dictionary-encoded field: this struct describes the indices, its dictionary the values.
         ArrowField values = field.isDictionaryEncoded()
-                ? new ArrowField("", field.type(), field.nullable(), field.children(), null) : field;
+                ? new ArrowField("", field.type(), field.nullable(), field.children(), null)
+                : field;
         List<ArrowField> children = field.isDictionaryEncoded() ? List.of() : field.children();
         MemorySegment dictionary = MemorySegment.NULL;
         MemorySegment[] dependents = new MemorySegment[children.size() + (field.isDictionaryEncoded() ? 1 : 0)];

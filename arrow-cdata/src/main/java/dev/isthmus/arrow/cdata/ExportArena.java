@@ -26,6 +26,7 @@ final class ExportArena {
     private final MemoryTracker tracker;
     /** Whether this export is an array, counted by {@link MemoryTracker#arrayOpened()}. */
     private final boolean array;
+
     private final AtomicInteger liveStructs = new AtomicInteger();
     /** Ids of the structs registered so far, to take back if the export fails half-way. */
     private final List<Long> registered = new ArrayList<>();
@@ -34,6 +35,7 @@ final class ExportArena {
      * volatile publishes the rest of the object (arenaBytes) to that thread.
      */
     private volatile List<NativeBuffer> buffers = List.of();
+
     private long arenaBytes;
 
     ExportArena(MemoryTracker tracker, boolean array) {

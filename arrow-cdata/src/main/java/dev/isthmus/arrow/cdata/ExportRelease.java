@@ -47,8 +47,9 @@ final class ExportRelease {
         long id = kind.privateData(struct).address();
         ExportedStruct exported = ExportRegistry.remove(id);
         if (exported == null) {
-            throw new IllegalStateException("release called on an Arrow " + kind.name().toLowerCase()
-                    + " that is not live (export id " + id + "): released twice, or a copy released after its original");
+            throw new IllegalStateException(
+                    "release called on an Arrow " + kind.name().toLowerCase() + " that is not live (export id " + id
+                            + "): released twice, or a copy released after its original");
         }
         for (MemorySegment dependent : exported.dependents()) {
             try {
@@ -67,8 +68,11 @@ final class ExportRelease {
     private static void fail(ExportKind kind, MemorySegment struct, Throwable t) {
         FAILURES.increment();
         try {
-            LOG.log(System.Logger.Level.ERROR, "releasing an exported Arrow " + kind.name().toLowerCase() + " at 0x"
-                    + Long.toHexString(struct.address()) + " failed; its memory may leak", t);
+            LOG.log(
+                    System.Logger.Level.ERROR,
+                    "releasing an exported Arrow " + kind.name().toLowerCase() + " at 0x"
+                            + Long.toHexString(struct.address()) + " failed; its memory may leak",
+                    t);
         } catch (Throwable ignored) {
             // Logging itself failed: the count above is all that can be done without crashing the JVM.
         }

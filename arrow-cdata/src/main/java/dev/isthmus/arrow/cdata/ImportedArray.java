@@ -32,10 +32,17 @@ public final class ImportedArray implements AutoCloseable {
     private final ArrowArrayView view;
     /** The bytes of the producer's buffers, counted in the tracker while the array is held. */
     private final long bufferBytes;
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ImportedArray(ArenaShare share, MemorySegment array, MemorySegment schema, MemoryTracker tracker,
-            ArrowField field, ArrowArrayView view, long bufferBytes) {
+    private ImportedArray(
+            ArenaShare share,
+            MemorySegment array,
+            MemorySegment schema,
+            MemoryTracker tracker,
+            ArrowField field,
+            ArrowArrayView view,
+            long bufferBytes) {
         this.share = share;
         this.array = array;
         this.schema = schema;
@@ -80,7 +87,10 @@ public final class ImportedArray implements AutoCloseable {
      * {@code tracker} until it is released, so that a capped tracker refuses an array that would
      * take it past its cap: the array is then released at once and the exception propagates.
      */
-    static ImportedArray take(ArenaShare share, MemoryTracker tracker, ArrowField knownField,
+    static ImportedArray take(
+            ArenaShare share,
+            MemoryTracker tracker,
+            ArrowField knownField,
             BiConsumer<MemorySegment, MemorySegment> producer) {
         Arena arena = share.arena();
         MemorySegment array;

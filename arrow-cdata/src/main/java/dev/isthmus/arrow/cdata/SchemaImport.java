@@ -67,9 +67,11 @@ public final class SchemaImport {
         }
         List<ArrowField> children = new ArrayList<>((int) nChildren);
         if (nChildren > 0) {
-            MemorySegment pointers = ArrowSchema.children(schema).reinterpret(nChildren * ValueLayout.ADDRESS.byteSize());
+            MemorySegment pointers =
+                    ArrowSchema.children(schema).reinterpret(nChildren * ValueLayout.ADDRESS.byteSize());
             for (int i = 0; i < nChildren; i++) {
-                MemorySegment child = pointers.getAtIndex(ValueLayout.ADDRESS, i).reinterpret(ArrowSchema.sizeof());
+                MemorySegment child =
+                        pointers.getAtIndex(ValueLayout.ADDRESS, i).reinterpret(ArrowSchema.sizeof());
                 children.add(read(child, path, depth + 1));
             }
         }
@@ -98,8 +100,13 @@ public final class SchemaImport {
         }
     }
 
-    private static ArrowField field(String path, String name, ArrowType type, boolean nullable,
-            List<ArrowField> children, ArrowType.Int index) {
+    private static ArrowField field(
+            String path,
+            String name,
+            ArrowType type,
+            boolean nullable,
+            List<ArrowField> children,
+            ArrowType.Int index) {
         try {
             return new ArrowField(name, type, nullable, children, index);
         } catch (IllegalArgumentException e) {
@@ -109,6 +116,8 @@ public final class SchemaImport {
 
     @SuppressWarnings("restricted")
     private static String string(MemorySegment cString) {
-        return cString.equals(MemorySegment.NULL) ? null : cString.reinterpret(Long.MAX_VALUE).getString(0);
+        return cString.equals(MemorySegment.NULL)
+                ? null
+                : cString.reinterpret(Long.MAX_VALUE).getString(0);
     }
 }

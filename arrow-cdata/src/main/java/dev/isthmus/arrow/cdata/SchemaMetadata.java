@@ -49,7 +49,11 @@ public final class SchemaMetadata {
             case Types.StructType struct -> {
                 List<Types.NestedField> fields = struct.fields();
                 for (int i = 0; i < fields.size(); i++) {
-                    label(child(field, i), fields.get(i).fieldId(), fields.get(i).type(), arena);
+                    label(
+                            child(field, i),
+                            fields.get(i).fieldId(),
+                            fields.get(i).type(),
+                            arena);
                 }
             }
             case Types.ListType list -> label(child(field, 0), list.elementId(), list.elementType(), arena);

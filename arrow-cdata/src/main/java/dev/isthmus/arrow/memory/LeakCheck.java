@@ -24,7 +24,9 @@ public final class LeakCheck {
         }
         NativeArrowStats stats = NativeArrowStats.read();
         if (stats.exportedLive() != 0 || stats.importedLive() != 0 || stats.allocatedBytes() != 0) {
-            leaks.append(leaks.isEmpty() ? "" : "\n").append("native library still holds ").append(stats);
+            leaks.append(leaks.isEmpty() ? "" : "\n")
+                    .append("native library still holds ")
+                    .append(stats);
         }
         if (!leaks.isEmpty()) {
             throw new AssertionError("Arrow memory leaked:\n" + leaks);

@@ -15,8 +15,8 @@ public final class MemoryLimitExceededException extends RuntimeException {
     private final long held;
 
     /** @param requester the tracker under {@code owner} that asked, or {@code null} if the owner did */
-    MemoryLimitExceededException(String owner, long limit, String limitSource, long requested, long held,
-            String requester) {
+    MemoryLimitExceededException(
+            String owner, long limit, String limitSource, long requested, long held, String requester) {
         super(owner + " would exceed its native memory cap of " + limit + " bytes"
                 + (limitSource == null ? "" : " (" + limitSource + ")") + ": asked for " + requested
                 + " bytes while holding " + held + (requester == null ? "" : ", for " + requester));

@@ -38,6 +38,7 @@ public final class MemoryTracker implements AutoCloseable {
     private final long limit;
     /** Where the cap was set, for the message (an option name). */
     private final String limitSource;
+
     private final Set<MemoryTracker> children = ConcurrentHashMap.newKeySet();
     private final AtomicLong liveBytes = new AtomicLong();
     private final AtomicLong allocatedBytes = new AtomicLong();
@@ -72,8 +73,8 @@ public final class MemoryTracker implements AutoCloseable {
      */
     public MemoryTracker child(String childName, long limitBytes, String limitSource) {
         requireValidLimit(limitBytes);
-        MemoryTracker child = new MemoryTracker(Objects.requireNonNull(childName, "name"), this, limitBytes,
-                limitSource);
+        MemoryTracker child =
+                new MemoryTracker(Objects.requireNonNull(childName, "name"), this, limitBytes, limitSource);
         children.add(child);
         return child;
     }
@@ -86,8 +87,8 @@ public final class MemoryTracker implements AutoCloseable {
      */
     public static long requireValidLimit(long limitBytes) {
         if (limitBytes <= 0) {
-            throw new IllegalArgumentException("a native memory cap must be positive (NO_LIMIT for none), got "
-                    + limitBytes);
+            throw new IllegalArgumentException(
+                    "a native memory cap must be positive (NO_LIMIT for none), got " + limitBytes);
         }
         return limitBytes;
     }
@@ -121,8 +122,8 @@ public final class MemoryTracker implements AutoCloseable {
             if (t.limit != NO_LIMIT && bytes > 0) {
                 long held = t.liveBytes.get(); // once: the message states the numbers the check compared
                 if (held + bytes > t.limit) {
-                    throw new MemoryLimitExceededException(t.path(), t.limit, t.limitSource, bytes, held,
-                            t == this ? null : path());
+                    throw new MemoryLimitExceededException(
+                            t.path(), t.limit, t.limitSource, bytes, held, t == this ? null : path());
                 }
             }
         }

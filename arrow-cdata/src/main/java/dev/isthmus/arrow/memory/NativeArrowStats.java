@@ -11,8 +11,13 @@ import java.lang.foreign.MemorySegment;
  * The native library's own count of the Arrow arrays it holds ({@code isthmus_arrow_stats}), and
  * the bytes of Arrow buffers it has allocated (live exports and scan pools).
  */
-public record NativeArrowStats(long exportedLive, long exportedTotal, long exportedBytesLive, long importedLive,
-        long importedTotal, long allocatedBytes) {
+public record NativeArrowStats(
+        long exportedLive,
+        long exportedTotal,
+        long exportedBytesLive,
+        long importedLive,
+        long importedTotal,
+        long allocatedBytes) {
 
     public static NativeArrowStats read() {
         NativeLibrary.require();
@@ -20,9 +25,12 @@ public record NativeArrowStats(long exportedLive, long exportedTotal, long expor
             MemorySegment stats = isthmus_arrow_stats.allocate(arena);
             MemorySegment error = NativeErrors.allocate(arena);
             NativeErrors.check(isthmus_h.isthmus_arrow_stats_get(stats, error), error);
-            return new NativeArrowStats(isthmus_arrow_stats.exported_live(stats),
-                    isthmus_arrow_stats.exported_total(stats), isthmus_arrow_stats.exported_bytes_live(stats),
-                    isthmus_arrow_stats.imported_live(stats), isthmus_arrow_stats.imported_total(stats),
+            return new NativeArrowStats(
+                    isthmus_arrow_stats.exported_live(stats),
+                    isthmus_arrow_stats.exported_total(stats),
+                    isthmus_arrow_stats.exported_bytes_live(stats),
+                    isthmus_arrow_stats.imported_live(stats),
+                    isthmus_arrow_stats.imported_total(stats),
                     isthmus_arrow_stats.allocated_bytes(stats));
         }
     }

@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param children child fields: a struct's fields, a list's element, a map's entries struct
  * @param dictionaryIndex the index type when the field is dictionary-encoded, else {@code null}
  */
-public record ArrowField(String name, ArrowType type, boolean nullable, List<ArrowField> children,
-        ArrowType.Int dictionaryIndex) {
+public record ArrowField(
+        String name, ArrowType type, boolean nullable, List<ArrowField> children, ArrowType.Int dictionaryIndex) {
 
     public ArrowField {
         Objects.requireNonNull(name, "name");
@@ -30,8 +30,9 @@ public record ArrowField(String name, ArrowType type, boolean nullable, List<Arr
             throw new IllegalArgumentException("field '" + name + "' of type " + ArrowFormat.render(type) + " needs "
                     + expected + " child field(s), got " + children.size());
         }
-        if (type instanceof ArrowType.Map && !(children.getFirst().type() instanceof ArrowType.Struct
-                && children.getFirst().children().size() == 2)) {
+        if (type instanceof ArrowType.Map
+                && !(children.getFirst().type() instanceof ArrowType.Struct
+                        && children.getFirst().children().size() == 2)) {
             throw new IllegalArgumentException("map field '" + name + "' needs an entries struct of key and value");
         }
     }

@@ -21,33 +21,60 @@ public final class ArrowFormat {
 
     private static ArrowType parseOrNull(String f) {
         switch (f) {
-            case "n": return new ArrowType.Null();
-            case "b": return new ArrowType.Bool();
-            case "c": return new ArrowType.Int(8, true);
-            case "C": return new ArrowType.Int(8, false);
-            case "s": return new ArrowType.Int(16, true);
-            case "S": return new ArrowType.Int(16, false);
-            case "i": return new ArrowType.Int(32, true);
-            case "I": return new ArrowType.Int(32, false);
-            case "l": return new ArrowType.Int(64, true);
-            case "L": return new ArrowType.Int(64, false);
-            case "f": return new ArrowType.Float32();
-            case "g": return new ArrowType.Float64();
-            case "u": return new ArrowType.Utf8(false);
-            case "U": return new ArrowType.Utf8(true);
-            case "z": return new ArrowType.Binary(false);
-            case "Z": return new ArrowType.Binary(true);
-            case "tdD": return new ArrowType.Date(true);
-            case "tdm": return new ArrowType.Date(false);
-            case "tts": return new ArrowType.Time(TimeUnit.SECOND);
-            case "ttm": return new ArrowType.Time(TimeUnit.MILLISECOND);
-            case "ttu": return new ArrowType.Time(TimeUnit.MICROSECOND);
-            case "ttn": return new ArrowType.Time(TimeUnit.NANOSECOND);
-            case "+s": return new ArrowType.Struct();
-            case "+l": return new ArrowType.List(false);
-            case "+L": return new ArrowType.List(true);
-            case "+m": return new ArrowType.Map(false);
-            default: break;
+            case "n":
+                return new ArrowType.Null();
+            case "b":
+                return new ArrowType.Bool();
+            case "c":
+                return new ArrowType.Int(8, true);
+            case "C":
+                return new ArrowType.Int(8, false);
+            case "s":
+                return new ArrowType.Int(16, true);
+            case "S":
+                return new ArrowType.Int(16, false);
+            case "i":
+                return new ArrowType.Int(32, true);
+            case "I":
+                return new ArrowType.Int(32, false);
+            case "l":
+                return new ArrowType.Int(64, true);
+            case "L":
+                return new ArrowType.Int(64, false);
+            case "f":
+                return new ArrowType.Float32();
+            case "g":
+                return new ArrowType.Float64();
+            case "u":
+                return new ArrowType.Utf8(false);
+            case "U":
+                return new ArrowType.Utf8(true);
+            case "z":
+                return new ArrowType.Binary(false);
+            case "Z":
+                return new ArrowType.Binary(true);
+            case "tdD":
+                return new ArrowType.Date(true);
+            case "tdm":
+                return new ArrowType.Date(false);
+            case "tts":
+                return new ArrowType.Time(TimeUnit.SECOND);
+            case "ttm":
+                return new ArrowType.Time(TimeUnit.MILLISECOND);
+            case "ttu":
+                return new ArrowType.Time(TimeUnit.MICROSECOND);
+            case "ttn":
+                return new ArrowType.Time(TimeUnit.NANOSECOND);
+            case "+s":
+                return new ArrowType.Struct();
+            case "+l":
+                return new ArrowType.List(false);
+            case "+L":
+                return new ArrowType.List(true);
+            case "+m":
+                return new ArrowType.Map(false);
+            default:
+                break;
         }
         if (f.startsWith("ts") && f.length() >= 4 && f.charAt(3) == ':') {
             TimeUnit unit = unit(f.charAt(2));
@@ -88,12 +115,13 @@ public final class ArrowFormat {
         return switch (type) {
             case ArrowType.Null n -> "n";
             case ArrowType.Bool b -> "b";
-            case ArrowType.Int i -> switch (i.bitWidth()) {
-                case 8 -> i.signed() ? "c" : "C";
-                case 16 -> i.signed() ? "s" : "S";
-                case 32 -> i.signed() ? "i" : "I";
-                default -> i.signed() ? "l" : "L";
-            };
+            case ArrowType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> i.signed() ? "c" : "C";
+                    case 16 -> i.signed() ? "s" : "S";
+                    case 32 -> i.signed() ? "i" : "I";
+                    default -> i.signed() ? "l" : "L";
+                };
             case ArrowType.Float32 f -> "f";
             case ArrowType.Float64 d -> "g";
             case ArrowType.Decimal d -> "d:" + d.precision() + "," + d.scale();

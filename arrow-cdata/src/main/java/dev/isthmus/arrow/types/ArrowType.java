@@ -15,7 +15,10 @@ public sealed interface ArrowType {
 
     /** Units of time types, with their format letters. */
     enum TimeUnit {
-        SECOND('s'), MILLISECOND('m'), MICROSECOND('u'), NANOSECOND('n');
+        SECOND('s'),
+        MILLISECOND('m'),
+        MICROSECOND('u'),
+        NANOSECOND('n');
 
         private final char letter;
 

@@ -89,12 +89,23 @@ public final class TypeMapping {
                 }
                 yield new ArrowField(name, new ArrowType.Struct(), nullable, children, null);
             }
-            case Types.ListType list -> ArrowField.of(name, new ArrowType.List(false), nullable,
-                    toArrow(LIST_ELEMENT, list.elementType(), list.isElementOptional()));
-            case Types.MapType map -> ArrowField.of(name, new ArrowType.Map(false), nullable,
-                    ArrowField.of(MAP_ENTRIES, new ArrowType.Struct(), false,
-                            toArrow(MAP_KEY, map.keyType(), false),
-                            toArrow(MAP_VALUE, map.valueType(), map.isValueOptional())));
+            case Types.ListType list ->
+                ArrowField.of(
+                        name,
+                        new ArrowType.List(false),
+                        nullable,
+                        toArrow(LIST_ELEMENT, list.elementType(), list.isElementOptional()));
+            case Types.MapType map ->
+                ArrowField.of(
+                        name,
+                        new ArrowType.Map(false),
+                        nullable,
+                        ArrowField.of(
+                                MAP_ENTRIES,
+                                new ArrowType.Struct(),
+                                false,
+                                toArrow(MAP_KEY, map.keyType(), false),
+                                toArrow(MAP_VALUE, map.valueType(), map.isValueOptional())));
             default -> new ArrowField(name, primitive(type), nullable, List.of(), null);
         };
     }
@@ -112,10 +123,12 @@ public final class TypeMapping {
             }
             case DATE -> new ArrowType.Date(true);
             case TIME -> new ArrowType.Time(TimeUnit.MICROSECOND);
-            case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND,
-                    ((Types.TimestampType) type).shouldAdjustToUTC() ? UTC : null);
-            case TIMESTAMP_NANO -> new ArrowType.Timestamp(TimeUnit.NANOSECOND,
-                    ((Types.TimestampNanoType) type).shouldAdjustToUTC() ? UTC : null);
+            case TIMESTAMP ->
+                new ArrowType.Timestamp(
+                        TimeUnit.MICROSECOND, ((Types.TimestampType) type).shouldAdjustToUTC() ? UTC : null);
+            case TIMESTAMP_NANO ->
+                new ArrowType.Timestamp(
+                        TimeUnit.NANOSECOND, ((Types.TimestampNanoType) type).shouldAdjustToUTC() ? UTC : null);
             case STRING -> new ArrowType.Utf8(false);
             case UUID -> new ArrowType.FixedSizeBinary(16);
             case FIXED -> new ArrowType.FixedSizeBinary(((Types.FixedType) type).length());
@@ -136,30 +149,36 @@ public final class TypeMapping {
                 yield new RowType(fields);
             }
             case Types.ListType list -> new ArrayType(toFlink(list.elementType(), list.isElementOptional()));
-            case Types.MapType map -> new MapType(toFlink(map.keyType(), false),
-                    toFlink(map.valueType(), map.isValueOptional()));
-            default -> switch (type.typeId()) {
-                case BOOLEAN -> new BooleanType();
-                case INTEGER -> new IntType();
-                case LONG -> new BigIntType();
-                case FLOAT -> new FloatType();
-                case DOUBLE -> new DoubleType();
-                case DECIMAL -> new DecimalType(((Types.DecimalType) type).precision(),
-                        ((Types.DecimalType) type).scale());
-                case DATE -> new DateType();
-                case TIME -> new TimeType();
-                case TIMESTAMP -> ((Types.TimestampType) type).shouldAdjustToUTC()
-                        ? new LocalZonedTimestampType(6) : new TimestampType(6);
-                case TIMESTAMP_NANO -> ((Types.TimestampNanoType) type).shouldAdjustToUTC()
-                        ? new LocalZonedTimestampType(9) : new TimestampType(9);
-                case STRING -> new VarCharType(VarCharType.MAX_LENGTH);
-                case UUID -> new BinaryType(16);
-                case FIXED -> new BinaryType(((Types.FixedType) type).length());
-                case BINARY -> new VarBinaryType(VarBinaryType.MAX_LENGTH);
-                case UNKNOWN -> new NullType();
-                default -> throw new UnsupportedOperationException(
-                        "Isthmus has no Flink mapping for Iceberg type " + type);
-            };
+            case Types.MapType map ->
+                new MapType(toFlink(map.keyType(), false), toFlink(map.valueType(), map.isValueOptional()));
+            default ->
+                switch (type.typeId()) {
+                    case BOOLEAN -> new BooleanType();
+                    case INTEGER -> new IntType();
+                    case LONG -> new BigIntType();
+                    case FLOAT -> new FloatType();
+                    case DOUBLE -> new DoubleType();
+                    case DECIMAL ->
+                        new DecimalType(((Types.DecimalType) type).precision(), ((Types.DecimalType) type).scale());
+                    case DATE -> new DateType();
+                    case TIME -> new TimeType();
+                    case TIMESTAMP ->
+                        ((Types.TimestampType) type).shouldAdjustToUTC()
+                                ? new LocalZonedTimestampType(6)
+                                : new TimestampType(6);
+                    case TIMESTAMP_NANO ->
+                        ((Types.TimestampNanoType) type).shouldAdjustToUTC()
+                                ? new LocalZonedTimestampType(9)
+                                : new TimestampType(9);
+                    case STRING -> new VarCharType(VarCharType.MAX_LENGTH);
+                    case UUID -> new BinaryType(16);
+                    case FIXED -> new BinaryType(((Types.FixedType) type).length());
+                    case BINARY -> new VarBinaryType(VarBinaryType.MAX_LENGTH);
+                    case UNKNOWN -> new NullType();
+                    default ->
+                        throw new UnsupportedOperationException(
+                                "Isthmus has no Flink mapping for Iceberg type " + type);
+                };
         };
         return flink.copy(nullable);
     }
@@ -175,11 +194,19 @@ public final class TypeMapping {
                 }
                 yield new ArrowField(name, new ArrowType.Struct(), nullable, children, null);
             }
-            case ArrayType array -> ArrowField.of(name, new ArrowType.List(false), nullable,
-                    toArrow(LIST_ELEMENT, array.getElementType()));
-            case MapType map -> ArrowField.of(name, new ArrowType.Map(false), nullable,
-                    ArrowField.of(MAP_ENTRIES, new ArrowType.Struct(), false,
-                            toArrow(MAP_KEY, map.getKeyType().copy(false)), toArrow(MAP_VALUE, map.getValueType())));
+            case ArrayType array ->
+                ArrowField.of(name, new ArrowType.List(false), nullable, toArrow(LIST_ELEMENT, array.getElementType()));
+            case MapType map ->
+                ArrowField.of(
+                        name,
+                        new ArrowType.Map(false),
+                        nullable,
+                        ArrowField.of(
+                                MAP_ENTRIES,
+                                new ArrowType.Struct(),
+                                false,
+                                toArrow(MAP_KEY, map.getKeyType().copy(false)),
+                                toArrow(MAP_VALUE, map.getValueType())));
             case BooleanType t -> leaf(name, new ArrowType.Bool(), nullable);
             case TinyIntType t -> leaf(name, new ArrowType.Int(8, true), nullable);
             case SmallIntType t -> leaf(name, new ArrowType.Int(16, true), nullable);
@@ -190,16 +217,18 @@ public final class TypeMapping {
             case DecimalType t -> leaf(name, new ArrowType.Decimal(t.getPrecision(), t.getScale()), nullable);
             case DateType t -> leaf(name, new ArrowType.Date(true), nullable);
             case TimeType t -> leaf(name, new ArrowType.Time(TimeUnit.MICROSECOND), nullable);
-            case TimestampType t -> leaf(name, new ArrowType.Timestamp(timestampUnit(t.getPrecision()), null), nullable);
+            case TimestampType t ->
+                leaf(name, new ArrowType.Timestamp(timestampUnit(t.getPrecision()), null), nullable);
             case LocalZonedTimestampType t ->
-                    leaf(name, new ArrowType.Timestamp(timestampUnit(t.getPrecision()), UTC), nullable);
+                leaf(name, new ArrowType.Timestamp(timestampUnit(t.getPrecision()), UTC), nullable);
             case VarCharType t -> leaf(name, new ArrowType.Utf8(false), nullable);
             case CharType t -> leaf(name, new ArrowType.Utf8(false), nullable);
             case VarBinaryType t -> leaf(name, new ArrowType.Binary(false), nullable);
             case BinaryType t -> leaf(name, new ArrowType.FixedSizeBinary(t.getLength()), nullable);
             case NullType t -> leaf(name, new ArrowType.Null(), true);
-            default -> throw new UnsupportedOperationException("Isthmus has no Arrow mapping for Flink type " + type
-                    + " (field '" + name + "')");
+            default ->
+                throw new UnsupportedOperationException(
+                        "Isthmus has no Arrow mapping for Flink type " + type + " (field '" + name + "')");
         };
     }
 

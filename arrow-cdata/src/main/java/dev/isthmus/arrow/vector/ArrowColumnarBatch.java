@@ -42,8 +42,8 @@ public final class ArrowColumnarBatch implements AutoCloseable {
      * through it throw once this batch is closed.
      */
     public VectorizedColumnBatch withColumns(ColumnVector[] columns) {
-        VectorizedColumnBatch columnBatch = CheckedBatches.ENABLED ? CheckedColumnBatch.of(array, columns)
-                : new VectorizedColumnBatch(columns);
+        VectorizedColumnBatch columnBatch =
+                CheckedBatches.ENABLED ? CheckedColumnBatch.of(array, columns) : new VectorizedColumnBatch(columns);
         columnBatch.setNumRows((int) array.length());
         return columnBatch;
     }

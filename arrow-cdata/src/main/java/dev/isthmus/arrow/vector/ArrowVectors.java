@@ -31,44 +31,60 @@ public final class ArrowVectors {
         long offset = view.offset() + inheritedOffset;
         if (view.field().isDictionaryEncoded()) {
             ArrowType.Int index = view.field().dictionaryIndex();
-            return new DictionaryVector(view.validity(), view.buffer(1), offset, index.bitWidth(), index.signed(),
+            return new DictionaryVector(
+                    view.validity(),
+                    view.buffer(1),
+                    offset,
+                    index.bitWidth(),
+                    index.signed(),
                     of(view.dictionary(), 0, arrayElements));
         }
         var validity = view.validity();
         return switch (view.field().type()) {
             case ArrowType.Null n -> NullVector.INSTANCE;
             case ArrowType.Bool b -> new PrimitiveVectors.Booleans(validity, view.buffer(1), offset);
-            case ArrowType.Int i -> switch (i.bitWidth()) {
-                case 8 -> new PrimitiveVectors.Bytes(validity, view.buffer(1), offset);
-                case 16 -> new PrimitiveVectors.Shorts(validity, view.buffer(1), offset);
-                case 32 -> new PrimitiveVectors.Ints(validity, view.buffer(1), offset);
-                default -> new PrimitiveVectors.Longs(validity, view.buffer(1), offset);
-            };
+            case ArrowType.Int i ->
+                switch (i.bitWidth()) {
+                    case 8 -> new PrimitiveVectors.Bytes(validity, view.buffer(1), offset);
+                    case 16 -> new PrimitiveVectors.Shorts(validity, view.buffer(1), offset);
+                    case 32 -> new PrimitiveVectors.Ints(validity, view.buffer(1), offset);
+                    default -> new PrimitiveVectors.Longs(validity, view.buffer(1), offset);
+                };
             case ArrowType.Float32 f -> new PrimitiveVectors.Floats(validity, view.buffer(1), offset);
             case ArrowType.Float64 d -> new PrimitiveVectors.Doubles(validity, view.buffer(1), offset);
             case ArrowType.Decimal d -> new ValueVectors.Decimals(validity, view.buffer(1), offset);
-            case ArrowType.Date d -> d.days() ? new PrimitiveVectors.Ints(validity, view.buffer(1), offset)
-                    : new PrimitiveVectors.ScaledLongsAsInts(validity, view.buffer(1), offset, 86_400_000L);
-            case ArrowType.Time t -> switch (t.unit()) {
-                case SECOND -> new PrimitiveVectors.SecondsAsMillis(validity, view.buffer(1), offset);
-                case MILLISECOND -> new PrimitiveVectors.Ints(validity, view.buffer(1), offset);
-                case MICROSECOND -> new PrimitiveVectors.ScaledLongsAsInts(validity, view.buffer(1), offset, 1_000L);
-                case NANOSECOND -> new PrimitiveVectors.ScaledLongsAsInts(validity, view.buffer(1), offset, 1_000_000L);
-            };
+            case ArrowType.Date d ->
+                d.days()
+                        ? new PrimitiveVectors.Ints(validity, view.buffer(1), offset)
+                        : new PrimitiveVectors.ScaledLongsAsInts(validity, view.buffer(1), offset, 86_400_000L);
+            case ArrowType.Time t ->
+                switch (t.unit()) {
+                    case SECOND -> new PrimitiveVectors.SecondsAsMillis(validity, view.buffer(1), offset);
+                    case MILLISECOND -> new PrimitiveVectors.Ints(validity, view.buffer(1), offset);
+                    case MICROSECOND ->
+                        new PrimitiveVectors.ScaledLongsAsInts(validity, view.buffer(1), offset, 1_000L);
+                    case NANOSECOND ->
+                        new PrimitiveVectors.ScaledLongsAsInts(validity, view.buffer(1), offset, 1_000_000L);
+                };
             case ArrowType.Timestamp t -> new ValueVectors.Timestamps(validity, view.buffer(1), offset, t.unit());
-            case ArrowType.Utf8 u -> new ValueVectors.VariableBytes(validity, view.buffer(1), view.buffer(2), offset,
-                    u.large(), false);
-            case ArrowType.Binary b -> new ValueVectors.VariableBytes(validity, view.buffer(1), view.buffer(2), offset,
-                    b.large(), arrayElements);
-            case ArrowType.FixedSizeBinary w -> new ValueVectors.FixedBytes(validity, view.buffer(1), offset,
-                    w.byteWidth(), arrayElements);
+            case ArrowType.Utf8 u ->
+                new ValueVectors.VariableBytes(validity, view.buffer(1), view.buffer(2), offset, u.large(), false);
+            case ArrowType.Binary b ->
+                new ValueVectors.VariableBytes(
+                        validity, view.buffer(1), view.buffer(2), offset, b.large(), arrayElements);
+            case ArrowType.FixedSizeBinary w ->
+                new ValueVectors.FixedBytes(validity, view.buffer(1), offset, w.byteWidth(), arrayElements);
             case ArrowType.Struct s -> new NestedVectors.Rows(validity, offset, children(view, offset));
-            case ArrowType.List l -> new NestedVectors.Lists(validity, view.buffer(1), offset, l.large(),
-                    of(view.child(0), 0, true));
+            case ArrowType.List l ->
+                new NestedVectors.Lists(validity, view.buffer(1), offset, l.large(), of(view.child(0), 0, true));
             case ArrowType.Map m -> {
                 ArrowArrayView entries = view.child(0);
                 long entriesOffset = entries.offset();
-                yield new NestedVectors.Maps(validity, view.buffer(1), offset, of(entries.child(0), entriesOffset, true),
+                yield new NestedVectors.Maps(
+                        validity,
+                        view.buffer(1),
+                        offset,
+                        of(entries.child(0), entriesOffset, true),
                         of(entries.child(1), entriesOffset, true));
             }
         };

@@ -70,6 +70,7 @@ public final class BinaryRowTransposer {
 
     /** Flink reads its slots in the platform's order; the library runs on little-endian x86-64 only. */
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ORDER);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ORDER);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ORDER);
@@ -83,13 +84,23 @@ public final class BinaryRowTransposer {
     private static final long HEAP_COPY_BYTES_PER_ROW = 128;
 
     private enum Kind {
-        BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, COMPACT_DECIMAL, DECIMAL, COMPACT_TIMESTAMP, TIMESTAMP, BYTES;
+        BOOLEAN,
+        BYTE,
+        SHORT,
+        INT,
+        LONG,
+        FLOAT,
+        DOUBLE,
+        COMPACT_DECIMAL,
+        DECIMAL,
+        COMPACT_TIMESTAMP,
+        TIMESTAMP,
+        BYTES;
 
         /** Whether values of this kind may take room in the variable part. */
         boolean variable() {
             return this == DECIMAL || this == TIMESTAMP || this == BYTES;
         }
-
     }
 
     private final Kind[] kinds;
@@ -115,6 +126,7 @@ public final class BinaryRowTransposer {
     private final int[] codes;
     /** The codes of the last batch the generated writers were asked for, and their writer ({@code null}: none). */
     private int[] lastCodes;
+
     private RowWriter lastWriter;
     private long generatedBatches;
 
@@ -163,11 +175,10 @@ public final class BinaryRowTransposer {
             case BIGINT -> Kind.LONG;
             case FLOAT -> Kind.FLOAT;
             case DOUBLE -> Kind.DOUBLE;
-            case DECIMAL -> DecimalData.isCompact(((DecimalType) type).getPrecision()) ? Kind.COMPACT_DECIMAL
-                    : Kind.DECIMAL;
+            case DECIMAL ->
+                DecimalData.isCompact(((DecimalType) type).getPrecision()) ? Kind.COMPACT_DECIMAL : Kind.DECIMAL;
             case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
-                    TimestampData.isCompact(LogicalTypeChecks.getPrecision(type)) ? Kind.COMPACT_TIMESTAMP
-                            : Kind.TIMESTAMP;
+                TimestampData.isCompact(LogicalTypeChecks.getPrecision(type)) ? Kind.COMPACT_TIMESTAMP : Kind.TIMESTAMP;
             case CHAR, VARCHAR, BINARY, VARBINARY -> Kind.BYTES;
             default -> null;
         };
@@ -230,8 +241,9 @@ public final class BinaryRowTransposer {
             if (kind == Kind.LONG && columns[c] instanceof PrimitiveVectors.Longs v) {
                 Native.writeLongs(v.values, v.offset, rows, count, isNull, data, starts, slot, nullByte, nullMask);
             } else if (kind == Kind.TIMESTAMP && columns[c] instanceof ValueVectors.Timestamps v) {
-                Native.writeTimestamps(v.values, v.offset, v.unit, rows, count, isNull, data, starts, cursors, slot,
-                        nullByte, nullMask);
+                Native.writeTimestamps(
+                        v.values, v.offset, v.unit, rows, count, isNull, data, starts, cursors, slot, nullByte,
+                        nullMask);
             } else {
                 written = false;
                 switch (kind) {
@@ -297,8 +309,8 @@ public final class BinaryRowTransposer {
                 }
                 default -> code = RowWriterGenerator.SLOT;
             }
-            boolean noNulls = column instanceof ValidityVector v && !(column instanceof DictionaryVector)
-                    && v.validity == null;
+            boolean noNulls =
+                    column instanceof ValidityVector v && !(column instanceof DictionaryVector) && v.validity == null;
             codes[c] = noNulls ? code : code | RowWriterGenerator.NULLABLE;
         }
         if (bytes > MAX_BYTES) {
@@ -332,7 +344,8 @@ public final class BinaryRowTransposer {
         Kind kind = kinds[c];
         // Slot fields' copies skip null rows, so those need their flags even when coded non-null.
         boolean[] isNull = (codes[c] & RowWriterGenerator.NULLABLE) != 0 || !kind.variable()
-                ? markNulls(c, column, rows, count) : null;
+                ? markNulls(c, column, rows, count)
+                : null;
         if (column instanceof ValueVectors.VariableBytes v) {
             if (heap.offsets[c] == null) {
                 heap.offsets[c] = new int[capacity + 1];
@@ -348,12 +361,15 @@ public final class BinaryRowTransposer {
         }
         long[] values = heap.values[c];
         switch (column) {
-            case ValueVectors.Timestamps t when kind == Kind.TIMESTAMP ->
-                    MemorySegment.copy(t.values, LONG, (t.offset + rows[0]) * Long.BYTES, values, 0, count);
-            case PrimitiveVectors.Longs v when kind == Kind.LONG ->
-                    MemorySegment.copy(v.values, LONG, (v.offset + rows[0]) * Long.BYTES, values, 0, count);
-            case PrimitiveVectors.Doubles v when kind == Kind.DOUBLE ->
-                    MemorySegment.copy(v.values, LONG, (v.offset + rows[0]) * Long.BYTES, values, 0, count);
+            case ValueVectors.Timestamps t
+            when kind == Kind.TIMESTAMP ->
+                MemorySegment.copy(t.values, LONG, (t.offset + rows[0]) * Long.BYTES, values, 0, count);
+            case PrimitiveVectors.Longs v
+            when kind == Kind.LONG ->
+                MemorySegment.copy(v.values, LONG, (v.offset + rows[0]) * Long.BYTES, values, 0, count);
+            case PrimitiveVectors.Doubles v
+            when kind == Kind.DOUBLE ->
+                MemorySegment.copy(v.values, LONG, (v.offset + rows[0]) * Long.BYTES, values, 0, count);
             default -> fillSlots(kind, column, rows, count, isNull, precisions[c], scales[c], values);
         }
     }
@@ -424,8 +440,8 @@ public final class BinaryRowTransposer {
         return e;
     }
 
-    private void addVariableSizes(Kind kind, ColumnVector column, int[] rows, int count, boolean[] isNull,
-            long[] sizes) {
+    private void addVariableSizes(
+            Kind kind, ColumnVector column, int[] rows, int count, boolean[] isNull, long[] sizes) {
         switch (kind) {
             case DECIMAL -> Heap.addSizes(isNull, count, 16, sizes);
             case TIMESTAMP -> Heap.addSizes(isNull, count, 8, sizes);
@@ -435,15 +451,16 @@ public final class BinaryRowTransposer {
 
     private void addByteSizes(ColumnVector column, int[] rows, int count, boolean[] isNull, long[] sizes) {
         switch (column) {
-            case ValueVectors.VariableBytes v -> Native.addStringSizes(v.offsets, v.large, v.offset, rows, count, isNull,
-                    sizes);
+            case ValueVectors.VariableBytes v ->
+                Native.addStringSizes(v.offsets, v.large, v.offset, rows, count, isNull, sizes);
             case ValueVectors.FixedBytes f -> {
                 if (f.width > 7) {
                     Heap.addSizes(isNull, count, roundToWord(f.width), sizes);
                 }
             }
-            case DictionaryVector d when isBytes(d.dictionary) ->
-                    addByteSizes(d.dictionary, entries(d, rows, count, isNull), count, isNull, sizes);
+            case DictionaryVector d
+            when isBytes(d.dictionary) ->
+                addByteSizes(d.dictionary, entries(d, rows, count, isNull), count, isNull, sizes);
             default -> {
                 for (int k = 0; k < count; k++) {
                     if (!isNull[k]) {
@@ -478,7 +495,10 @@ public final class BinaryRowTransposer {
     /** Whether bytes {@code [from, to)} of {@code v}'s data come to at most {@link #HEAP_COPY_BYTES_PER_ROW} per row. */
     private static boolean fitsSpan(ValueVectors.VariableBytes v, long from, long to, int count) {
         long size = to - from;
-        return from >= 0 && size >= 0 && size <= HEAP_COPY_BYTES_PER_ROW * count && size <= MAX_BYTES - 8
+        return from >= 0
+                && size >= 0
+                && size <= HEAP_COPY_BYTES_PER_ROW * count
+                && size <= MAX_BYTES - 8
                 && to <= v.data.byteSize();
     }
 
@@ -486,13 +506,20 @@ public final class BinaryRowTransposer {
      * @param ascending whether {@code rows} ascend (a batch's selected rows do; dictionary entries
      *     need not), so that their strings lie within the bytes from the first row's to the last's
      */
-    private void writeBytes(int c, ColumnVector column, int[] rows, int count, boolean ascending, boolean[] isNull,
-            byte[] data, int[] starts) {
+    private void writeBytes(
+            int c,
+            ColumnVector column,
+            int[] rows,
+            int count,
+            boolean ascending,
+            boolean[] isNull,
+            byte[] data,
+            int[] starts) {
         switch (column) {
             case ValueVectors.VariableBytes v -> {
                 if (v.large) {
-                    Native.copyLargeStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors,
-                            slots);
+                    Native.copyLargeStrings(
+                            v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors, slots);
                     return;
                 }
                 long from = 0;
@@ -502,40 +529,60 @@ public final class BinaryRowTransposer {
                     to = v.offsets.getAtIndex(INT, v.offset + rows[count - 1] + 1);
                 }
                 if (copySpanToHeap(c, v, from, to, count)) {
-                    Native.copyHeapStrings(v.offsets, heap.spans[c], (int) from, v.offset, rows, count, isNull, data,
-                            starts, cursors, slots);
+                    Native.copyHeapStrings(
+                            v.offsets,
+                            heap.spans[c],
+                            (int) from,
+                            v.offset,
+                            rows,
+                            count,
+                            isNull,
+                            data,
+                            starts,
+                            cursors,
+                            slots);
                 } else {
                     Native.copyStrings(v.offsets, v.data, v.offset, rows, count, isNull, data, starts, cursors, slots);
                 }
             }
-            case ValueVectors.FixedBytes f -> Native.copyFixed(f.data, f.offset, f.width, rows, count, isNull, data,
-                    starts, cursors, slots);
-            case DictionaryVector d when isBytes(d.dictionary) ->
-                    writeBytes(c, d.dictionary, entries(d, rows, count, isNull), count, false, isNull, data, starts);
+            case ValueVectors.FixedBytes f ->
+                Native.copyFixed(f.data, f.offset, f.width, rows, count, isNull, data, starts, cursors, slots);
+            case DictionaryVector d
+            when isBytes(d.dictionary) ->
+                writeBytes(c, d.dictionary, entries(d, rows, count, isNull), count, false, isNull, data, starts);
             default -> Heap.copyBytes(column, rows, count, isNull, data, starts, cursors, slots);
         }
     }
 
     /** The slot of every row not null, in {@code out}. */
-    private static void fillSlots(Kind kind, ColumnVector column, int[] rows, int count, boolean[] isNull,
-            int precision, int scale, long[] out) {
+    private static void fillSlots(
+            Kind kind,
+            ColumnVector column,
+            int[] rows,
+            int count,
+            boolean[] isNull,
+            int precision,
+            int scale,
+            long[] out) {
         switch (column) {
-            case PrimitiveVectors.Booleans v when kind == Kind.BOOLEAN -> Native.booleans(v.bits, v.offset, rows, count, out);
+            case PrimitiveVectors.Booleans v
+            when kind == Kind.BOOLEAN -> Native.booleans(v.bits, v.offset, rows, count, out);
             case PrimitiveVectors.Bytes v when kind == Kind.BYTE -> Native.bytes(v.values, v.offset, rows, count, out);
-            case PrimitiveVectors.Shorts v when kind == Kind.SHORT -> Native.shorts(v.values, v.offset, rows, count, out);
+            case PrimitiveVectors.Shorts v
+            when kind == Kind.SHORT -> Native.shorts(v.values, v.offset, rows, count, out);
             case PrimitiveVectors.Ints v when kind == Kind.INT -> Native.ints(v.values, v.offset, rows, count, out);
             case PrimitiveVectors.Floats v when kind == Kind.FLOAT -> Native.ints(v.values, v.offset, rows, count, out);
-            case PrimitiveVectors.ScaledLongsAsInts v when kind == Kind.INT ->
-                    Native.scaledLongs(v.values, v.offset, v.divisor, rows, count, out);
-            case PrimitiveVectors.SecondsAsMillis v when kind == Kind.INT ->
-                    Native.secondsAsMillis(v.values, v.offset, rows, count, out);
-            case PrimitiveVectors.Doubles v when kind == Kind.DOUBLE ->
-                    Native.longs(v.values, v.offset, 1, 0, rows, count, out);
+            case PrimitiveVectors.ScaledLongsAsInts v
+            when kind == Kind.INT -> Native.scaledLongs(v.values, v.offset, v.divisor, rows, count, out);
+            case PrimitiveVectors.SecondsAsMillis v
+            when kind == Kind.INT -> Native.secondsAsMillis(v.values, v.offset, rows, count, out);
+            case PrimitiveVectors.Doubles v
+            when kind == Kind.DOUBLE -> Native.longs(v.values, v.offset, 1, 0, rows, count, out);
             // The low word of the 128-bit value: a compact decimal's unscaled value fits in it.
-            case ValueVectors.Decimals v when kind == Kind.COMPACT_DECIMAL ->
-                    Native.longs(v.values, v.offset, 2, 0, rows, count, out);
-            case ValueVectors.Timestamps v when kind == Kind.COMPACT_TIMESTAMP ->
-                    Native.millis(v.values, v.offset, v.unit, rows, count, isNull, out);
+            case ValueVectors.Decimals v
+            when kind == Kind.COMPACT_DECIMAL -> Native.longs(v.values, v.offset, 2, 0, rows, count, out);
+            case ValueVectors.Timestamps v
+            when kind == Kind.COMPACT_TIMESTAMP -> Native.millis(v.values, v.offset, v.unit, rows, count, isNull, out);
             default -> Heap.slots(kind, column, rows, count, isNull, precision, scale, out);
         }
     }
@@ -549,7 +596,9 @@ public final class BinaryRowTransposer {
         }
         for (int k = 0; k < count; k++) {
             if (!isNull[k]) {
-                BigInteger unscaled = ((DecimalColumnVector) column).getDecimal(rows[k], precision, scale).toBigDecimal()
+                BigInteger unscaled = ((DecimalColumnVector) column)
+                        .getDecimal(rows[k], precision, scale)
+                        .toBigDecimal()
                         .unscaledValue();
                 first[k] = unscaled.longValue();
                 second[k] = unscaled.shiftRight(64).longValue();
@@ -631,8 +680,17 @@ public final class BinaryRowTransposer {
         }
 
         /** 64-bit values into the rows' slots at {@code slot}, with their null bits. */
-        static void writeLongs(MemorySegment values, long offset, int[] rows, int count, boolean[] isNull,
-                byte[] rowData, int[] starts, int slot, int nullByte, int nullMask) {
+        static void writeLongs(
+                MemorySegment values,
+                long offset,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                byte[] rowData,
+                int[] starts,
+                int slot,
+                int nullByte,
+                int nullMask) {
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
                 if (isNull[k]) {
@@ -647,8 +705,19 @@ public final class BinaryRowTransposer {
          * Timestamps of more than millisecond precision into the rows: the epoch millis in the
          * variable part, the slot at {@code slot} holding their offset and the nanos of the milli.
          */
-        static void writeTimestamps(MemorySegment values, long offset, TimeUnit unit, int[] rows, int count,
-                boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, int slot, int nullByte, int nullMask) {
+        static void writeTimestamps(
+                MemorySegment values,
+                long offset,
+                TimeUnit unit,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                byte[] rowData,
+                int[] starts,
+                int[] cursors,
+                int slot,
+                int nullByte,
+                int nullMask) {
             long perMilli = perMilli(unit);
             long nanosPerUnit = 1_000_000L / perMilli;
             for (int k = 0; k < count; k++) {
@@ -677,8 +746,14 @@ public final class BinaryRowTransposer {
          * Epoch millis of the rows not null, as the Timestamps vector gives them (seconds are
          * scaled exactly, so null rows are skipped).
          */
-        static void millis(MemorySegment values, long offset, TimeUnit unit, int[] rows, int count,
-                boolean[] isNull, long[] millis) {
+        static void millis(
+                MemorySegment values,
+                long offset,
+                TimeUnit unit,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                long[] millis) {
             long perMilli = perMilli(unit);
             for (int k = 0; k < count; k++) {
                 if (isNull[k]) {
@@ -697,8 +772,14 @@ public final class BinaryRowTransposer {
             };
         }
 
-        static void addStringSizes(MemorySegment offsets, boolean large, long offset, int[] rows, int count,
-                boolean[] isNull, long[] sizes) {
+        static void addStringSizes(
+                MemorySegment offsets,
+                boolean large,
+                long offset,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                long[] sizes) {
             for (int k = 0; k < count; k++) {
                 if (!isNull[k]) {
                     long index = offset + rows[k];
@@ -712,8 +793,17 @@ public final class BinaryRowTransposer {
             }
         }
 
-        static void copyStrings(MemorySegment offsets, MemorySegment data, long offset, int[] rows, int count,
-                boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+        static void copyStrings(
+                MemorySegment offsets,
+                MemorySegment data,
+                long offset,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                byte[] rowData,
+                int[] starts,
+                int[] cursors,
+                long[] slots) {
             long dataSize = data.byteSize();
             for (int k = 0; k < count; k++) {
                 if (!isNull[k]) {
@@ -726,8 +816,18 @@ public final class BinaryRowTransposer {
         }
 
         /** As {@link #copyStrings}, from {@code heapData}, a copy of the data buffer from byte {@code base} on. */
-        static void copyHeapStrings(MemorySegment offsets, byte[] heapData, int base, long offset, int[] rows,
-                int count, boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+        static void copyHeapStrings(
+                MemorySegment offsets,
+                byte[] heapData,
+                int base,
+                long offset,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                byte[] rowData,
+                int[] starts,
+                int[] cursors,
+                long[] slots) {
             for (int k = 0; k < count; k++) {
                 if (!isNull[k]) {
                     long index = offset + rows[k];
@@ -738,8 +838,17 @@ public final class BinaryRowTransposer {
             }
         }
 
-        static void copyLargeStrings(MemorySegment offsets, MemorySegment data, long offset, int[] rows, int count,
-                boolean[] isNull, byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+        static void copyLargeStrings(
+                MemorySegment offsets,
+                MemorySegment data,
+                long offset,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                byte[] rowData,
+                int[] starts,
+                int[] cursors,
+                long[] slots) {
             long dataSize = data.byteSize();
             for (int k = 0; k < count; k++) {
                 if (!isNull[k]) {
@@ -751,8 +860,17 @@ public final class BinaryRowTransposer {
             }
         }
 
-        static void copyFixed(MemorySegment data, long offset, int width, int[] rows, int count, boolean[] isNull,
-                byte[] rowData, int[] starts, int[] cursors, long[] slots) {
+        static void copyFixed(
+                MemorySegment data,
+                long offset,
+                int width,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                byte[] rowData,
+                int[] starts,
+                int[] cursors,
+                long[] slots) {
             long dataSize = data.byteSize();
             for (int k = 0; k < count; k++) {
                 if (!isNull[k]) {
@@ -762,8 +880,15 @@ public final class BinaryRowTransposer {
         }
 
         /** One byte string's slot: the bytes themselves up to 7, else its place in the row's variable part. */
-        private static long copy(MemorySegment data, long dataSize, long start, int length, byte[] rowData,
-                int rowStart, int[] cursors, int k) {
+        private static long copy(
+                MemorySegment data,
+                long dataSize,
+                long start,
+                int length,
+                byte[] rowData,
+                int rowStart,
+                int[] cursors,
+                int k) {
             if (length <= 7) {
                 long word;
                 if (start + 8 <= dataSize) {
@@ -817,8 +942,15 @@ public final class BinaryRowTransposer {
             }
         }
 
-        static void scatter(byte[] data, int[] starts, int count, int slot, int nullByte, int nullMask,
-                boolean[] isNull, long[] slots) {
+        static void scatter(
+                byte[] data,
+                int[] starts,
+                int count,
+                int slot,
+                int nullByte,
+                int nullMask,
+                boolean[] isNull,
+                long[] slots) {
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
                 if (isNull[k]) {
@@ -838,8 +970,15 @@ public final class BinaryRowTransposer {
         }
 
         /** 16 bytes each, holding what {@code DecimalData.toUnscaledBytes()} gives, zero padded. */
-        static void writeDecimals(byte[] data, int[] starts, int[] cursors, int count, boolean[] isNull, long[] low,
-                long[] high, long[] slots) {
+        static void writeDecimals(
+                byte[] data,
+                int[] starts,
+                int[] cursors,
+                int count,
+                boolean[] isNull,
+                long[] low,
+                long[] high,
+                long[] slots) {
             for (int k = 0; k < count; k++) {
                 if (isNull[k]) {
                     continue;
@@ -853,7 +992,8 @@ public final class BinaryRowTransposer {
                 // negative) plus a sign bit, in whole bytes.
                 long magnitudeHigh = hi < 0 ? ~hi : hi;
                 long magnitudeLow = hi < 0 ? ~lo : lo;
-                int bits = magnitudeHigh != 0 ? 128 - Long.numberOfLeadingZeros(magnitudeHigh)
+                int bits = magnitudeHigh != 0
+                        ? 128 - Long.numberOfLeadingZeros(magnitudeHigh)
                         : 64 - Long.numberOfLeadingZeros(magnitudeLow);
                 int length = bits / 8 + 1;
                 for (int i = 0; i < length; i++) {
@@ -864,8 +1004,15 @@ public final class BinaryRowTransposer {
             }
         }
 
-        static void writeTimestamps(byte[] data, int[] starts, int[] cursors, int count, boolean[] isNull,
-                long[] millis, long[] nanos, long[] slots) {
+        static void writeTimestamps(
+                byte[] data,
+                int[] starts,
+                int[] cursors,
+                int count,
+                boolean[] isNull,
+                long[] millis,
+                long[] nanos,
+                long[] slots) {
             for (int k = 0; k < count; k++) {
                 if (!isNull[k]) {
                     int at = cursors[k];
@@ -876,8 +1023,15 @@ public final class BinaryRowTransposer {
             }
         }
 
-        static void copyBytes(ColumnVector column, int[] rows, int count, boolean[] isNull, byte[] rowData,
-                int[] starts, int[] cursors, long[] slots) {
+        static void copyBytes(
+                ColumnVector column,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                byte[] rowData,
+                int[] starts,
+                int[] cursors,
+                long[] slots) {
             for (int k = 0; k < count; k++) {
                 if (!isNull[k]) {
                     BytesColumnVector.Bytes bytes = ((BytesColumnVector) column).getBytes(rows[k]);
@@ -909,8 +1063,15 @@ public final class BinaryRowTransposer {
         }
 
         /** Slots read through Flink's vector interfaces, for vectors that are not this package's. */
-        static void slots(Kind kind, ColumnVector column, int[] rows, int count, boolean[] isNull, int precision,
-                int scale, long[] out) {
+        static void slots(
+                Kind kind,
+                ColumnVector column,
+                int[] rows,
+                int count,
+                boolean[] isNull,
+                int precision,
+                int scale,
+                long[] out) {
             for (int k = 0; k < count; k++) {
                 if (isNull[k]) {
                     continue;
@@ -924,10 +1085,14 @@ public final class BinaryRowTransposer {
                     case LONG -> ((LongColumnVector) column).getLong(row);
                     case FLOAT -> Float.floatToRawIntBits(((FloatColumnVector) column).getFloat(row)) & 0xFFFFFFFFL;
                     case DOUBLE -> Double.doubleToRawLongBits(((DoubleColumnVector) column).getDouble(row));
-                    case COMPACT_DECIMAL -> ((DecimalColumnVector) column).getDecimal(row, precision, scale)
-                            .toUnscaledLong();
-                    case COMPACT_TIMESTAMP -> ((TimestampColumnVector) column).getTimestamp(row, precision)
-                            .getMillisecond();
+                    case COMPACT_DECIMAL ->
+                        ((DecimalColumnVector) column)
+                                .getDecimal(row, precision, scale)
+                                .toUnscaledLong();
+                    case COMPACT_TIMESTAMP ->
+                        ((TimestampColumnVector) column)
+                                .getTimestamp(row, precision)
+                                .getMillisecond();
                     default -> throw new IllegalStateException(kind + " has no slot of its own");
                 };
             }

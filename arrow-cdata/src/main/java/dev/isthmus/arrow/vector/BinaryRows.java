@@ -18,6 +18,7 @@ public final class BinaryRows {
     private MemorySegment segment = MemorySegmentFactory.wrap(data);
     /** Row {@code i} is {@code [starts[i], starts[i + 1])}. */
     private int[] starts = new int[1];
+
     private int count;
 
     public int count() {

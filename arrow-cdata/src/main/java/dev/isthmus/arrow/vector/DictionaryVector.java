@@ -27,16 +27,31 @@ import org.apache.flink.table.data.columnar.vector.TimestampColumnVector;
  * index in place and asks the dictionary's own vector for that entry. It answers every
  * typed interface; the caller only uses the one matching the field's type.
  */
-final class DictionaryVector extends ValidityVector implements BooleanColumnVector, ByteColumnVector,
-        ShortColumnVector, IntColumnVector, LongColumnVector, FloatColumnVector, DoubleColumnVector,
-        DecimalColumnVector, TimestampColumnVector, BytesColumnVector, RowColumnVector, ArrayColumnVector,
-        MapColumnVector {
+final class DictionaryVector extends ValidityVector
+        implements BooleanColumnVector,
+                ByteColumnVector,
+                ShortColumnVector,
+                IntColumnVector,
+                LongColumnVector,
+                FloatColumnVector,
+                DoubleColumnVector,
+                DecimalColumnVector,
+                TimestampColumnVector,
+                BytesColumnVector,
+                RowColumnVector,
+                ArrayColumnVector,
+                MapColumnVector {
     private final MemorySegment indices;
     private final int indexBytes;
     private final boolean signed;
     final ColumnVector dictionary;
 
-    DictionaryVector(MemorySegment validity, MemorySegment indices, long offset, int indexBits, boolean signed,
+    DictionaryVector(
+            MemorySegment validity,
+            MemorySegment indices,
+            long offset,
+            int indexBits,
+            boolean signed,
             ColumnVector dictionary) {
         super(validity, offset);
         this.indices = indices;
@@ -49,11 +64,18 @@ final class DictionaryVector extends ValidityVector implements BooleanColumnVect
     int entry(int i) {
         long at = offset + i;
         long index = switch (indexBytes) {
-            case 1 -> signed ? indices.get(ValueLayout.JAVA_BYTE, at) : Byte.toUnsignedLong(indices.get(ValueLayout.JAVA_BYTE, at));
-            case 2 -> signed ? indices.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, at)
-                    : Short.toUnsignedLong(indices.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, at));
-            case 4 -> signed ? indices.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, at)
-                    : Integer.toUnsignedLong(indices.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, at));
+            case 1 ->
+                signed
+                        ? indices.get(ValueLayout.JAVA_BYTE, at)
+                        : Byte.toUnsignedLong(indices.get(ValueLayout.JAVA_BYTE, at));
+            case 2 ->
+                signed
+                        ? indices.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, at)
+                        : Short.toUnsignedLong(indices.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, at));
+            case 4 ->
+                signed
+                        ? indices.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, at)
+                        : Integer.toUnsignedLong(indices.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, at));
             default -> indices.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, at);
         };
         if (index < 0 || index > Integer.MAX_VALUE) {

@@ -15,6 +15,7 @@ final class HeapColumns {
     final int[][] offsets;
     /** Per string field: the column's bytes from {@link #bases} on, with 8 bytes to spare. */
     final byte[][] spans;
+
     final int[] bases;
 
     HeapColumns(int arity) {

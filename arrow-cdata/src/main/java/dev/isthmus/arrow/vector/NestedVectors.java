@@ -53,7 +53,8 @@ final class NestedVectors {
         }
 
         final int start(int i) {
-            return large ? Math.toIntExact(offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, offset + i))
+            return large
+                    ? Math.toIntExact(offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, offset + i))
                     : offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, offset + i);
         }
 

@@ -11,8 +11,7 @@ import java.nio.ByteOrder;
  * column passes mark their nulls with {@link #setNull} too.
  */
 final class RowFields {
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private RowFields() {}
 

@@ -96,44 +96,70 @@ public final class RowKeys {
         return switch (column) {
             case NullVector n -> (keys, row, at) -> keys.writeNull(at);
             case DictionaryVector d -> dictionary(d, part(d.dictionary, index));
-            case PrimitiveVectors.Booleans v -> nullable(v, (keys, row, at) -> {
-                long bit = v.offset + row;
-                return keys.writeLong(at, (v.bits.get(ValueLayout.JAVA_BYTE, bit >>> 3) >>> (bit & 7)) & 1);
-            });
-            case PrimitiveVectors.Bytes v -> nullable(v, (keys, row, at) ->
-                    keys.writeLong(at, v.values.get(ValueLayout.JAVA_BYTE, v.offset + row)));
-            case PrimitiveVectors.Shorts v -> nullable(v, (keys, row, at) ->
-                    keys.writeLong(at, v.values.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, v.offset + row)));
-            case PrimitiveVectors.Ints v -> nullable(v, (keys, row, at) ->
-                    keys.writeLong(at, v.values.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, v.offset + row)));
-            case PrimitiveVectors.Longs v -> nullable(v, (keys, row, at) ->
-                    keys.writeLong(at, v.values.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, v.offset + row)));
-            case PrimitiveVectors.Floats v -> nullable(v, (keys, row, at) -> keys.writeLong(at,
-                    Double.doubleToLongBits(v.values.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, v.offset + row))));
-            case PrimitiveVectors.Doubles v -> nullable(v, (keys, row, at) -> keys.writeLong(at,
-                    Double.doubleToLongBits(v.values.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, v.offset + row))));
-            case ValueVectors.Decimals v -> nullable(v, (keys, row, at) -> {
-                byte[] out = keys.room(at, 17);
-                out[at] = 1;
-                MemorySegment.copy(v.values, ValueLayout.JAVA_BYTE, (v.offset + row) * 16, out, at + 1, 16);
-                return at + 17;
-            });
+            case PrimitiveVectors.Booleans v ->
+                nullable(v, (keys, row, at) -> {
+                    long bit = v.offset + row;
+                    return keys.writeLong(at, (v.bits.get(ValueLayout.JAVA_BYTE, bit >>> 3) >>> (bit & 7)) & 1);
+                });
+            case PrimitiveVectors.Bytes v ->
+                nullable(v, (keys, row, at) -> keys.writeLong(at, v.values.get(ValueLayout.JAVA_BYTE, v.offset + row)));
+            case PrimitiveVectors.Shorts v ->
+                nullable(
+                        v,
+                        (keys, row, at) -> keys.writeLong(
+                                at, v.values.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, v.offset + row)));
+            case PrimitiveVectors.Ints v ->
+                nullable(
+                        v,
+                        (keys, row, at) -> keys.writeLong(
+                                at, v.values.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, v.offset + row)));
+            case PrimitiveVectors.Longs v ->
+                nullable(
+                        v,
+                        (keys, row, at) -> keys.writeLong(
+                                at, v.values.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, v.offset + row)));
+            case PrimitiveVectors.Floats v ->
+                nullable(
+                        v,
+                        (keys, row, at) -> keys.writeLong(
+                                at,
+                                Double.doubleToLongBits(
+                                        v.values.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, v.offset + row))));
+            case PrimitiveVectors.Doubles v ->
+                nullable(
+                        v,
+                        (keys, row, at) -> keys.writeLong(
+                                at,
+                                Double.doubleToLongBits(
+                                        v.values.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, v.offset + row))));
+            case ValueVectors.Decimals v ->
+                nullable(v, (keys, row, at) -> {
+                    byte[] out = keys.room(at, 17);
+                    out[at] = 1;
+                    MemorySegment.copy(v.values, ValueLayout.JAVA_BYTE, (v.offset + row) * 16, out, at + 1, 16);
+                    return at + 17;
+                });
             case ValueVectors.Timestamps v -> nullable(v, timestamps(v));
-            case ValueVectors.VariableBytes v -> nullable(v, v.large
-                    ? (keys, row, at) -> {
-                        long start = v.offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, v.offset + row);
-                        long end = v.offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, v.offset + row + 1);
-                        return keys.writeBytes(at, v.data, start, Math.toIntExact(end - start));
-                    }
-                    : (keys, row, at) -> {
-                        int start = v.offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, v.offset + row);
-                        int end = v.offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, v.offset + row + 1);
-                        return keys.writeBytes(at, v.data, start, end - start);
-                    });
-            case ValueVectors.FixedBytes v -> nullable(v, (keys, row, at) ->
-                    keys.writeBytes(at, v.data, (v.offset + row) * v.width, v.width));
-            default -> throw new IllegalArgumentException("Key column " + index + " cannot be hashed from its Arrow"
-                    + " buffers: " + column.getClass().getSimpleName());
+            case ValueVectors.VariableBytes v ->
+                nullable(
+                        v,
+                        v.large
+                                ? (keys, row, at) -> {
+                                    long start = v.offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, v.offset + row);
+                                    long end =
+                                            v.offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, v.offset + row + 1);
+                                    return keys.writeBytes(at, v.data, start, Math.toIntExact(end - start));
+                                }
+                                : (keys, row, at) -> {
+                                    int start = v.offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, v.offset + row);
+                                    int end = v.offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, v.offset + row + 1);
+                                    return keys.writeBytes(at, v.data, start, end - start);
+                                });
+            case ValueVectors.FixedBytes v ->
+                nullable(v, (keys, row, at) -> keys.writeBytes(at, v.data, (v.offset + row) * v.width, v.width));
+            default ->
+                throw new IllegalArgumentException("Key column " + index + " cannot be hashed from its Arrow"
+                        + " buffers: " + column.getClass().getSimpleName());
         };
     }
 
@@ -144,10 +170,11 @@ public final class RowKeys {
             case MICROSECOND, NANOSECOND -> 1L;
         };
         if (v.unit == TimeUnit.NANOSECOND) {
-            return (keys, row, at) -> keys.writeLong(at,
-                    Math.floorDiv(v.values.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, v.offset + row), 1_000L));
+            return (keys, row, at) -> keys.writeLong(
+                    at, Math.floorDiv(v.values.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, v.offset + row), 1_000L));
         }
-        return (keys, row, at) -> keys.writeLong(at,
+        return (keys, row, at) -> keys.writeLong(
+                at,
                 Math.multiplyExact(v.values.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, v.offset + row), multiplier));
     }
 
@@ -159,7 +186,8 @@ public final class RowKeys {
     }
 
     private static Part dictionary(DictionaryVector vector, Part entries) {
-        return (keys, row, at) -> vector.isNullAt(row) ? keys.writeNull(at) : entries.write(keys, vector.entry(row), at);
+        return (keys, row, at) ->
+                vector.isNullAt(row) ? keys.writeNull(at) : entries.write(keys, vector.entry(row), at);
     }
 
     /** One column's part of the key. */

@@ -40,6 +40,7 @@ final class RowWriterGenerator {
     static final int STRING = 2;
     /** Timestamps wider than millis, from raw values in milli-, micro- or nanoseconds. */
     static final int TIMESTAMP_MILLIS = 3;
+
     static final int TIMESTAMP_MICROS = 4;
     static final int TIMESTAMP_NANOS = 5;
     /** Added to a field's code when its rows may be null. */
@@ -50,19 +51,21 @@ final class RowWriterGenerator {
 
     private static final ConcurrentHashMap<Shape, RowWriter> WRITERS = new ConcurrentHashMap<>();
 
-    private static final ClassDesc SELF = ClassDesc.of(RowWriterGenerator.class.getPackageName() + ".GeneratedRowWriter");
+    private static final ClassDesc SELF =
+            ClassDesc.of(RowWriterGenerator.class.getPackageName() + ".GeneratedRowWriter");
     private static final ClassDesc WRITER = RowWriter.class.describeConstable().orElseThrow();
-    private static final ClassDesc COLUMNS = HeapColumns.class.describeConstable().orElseThrow();
+    private static final ClassDesc COLUMNS =
+            HeapColumns.class.describeConstable().orElseThrow();
     private static final ClassDesc FIELDS = RowFields.class.describeConstable().orElseThrow();
     private static final ClassDesc BYTES = CD_byte.arrayType();
     private static final ClassDesc INTS = CD_int.arrayType();
     private static final MethodTypeDesc WRITE = MethodTypeDesc.of(CD_int, COLUMNS, CD_int, BYTES, INTS);
     private static final MethodTypeDesc WORD = MethodTypeDesc.of(CD_void, BYTES, CD_int, CD_long);
     private static final MethodTypeDesc SET_NULL = MethodTypeDesc.of(CD_void, BYTES, CD_int, CD_int, CD_int, CD_int);
-    private static final MethodTypeDesc STRING_FIELD = MethodTypeDesc.of(CD_int, BYTES, CD_int, CD_int, CD_int, BYTES,
-            INTS, CD_int, CD_int);
-    private static final MethodTypeDesc TIMESTAMP_FIELD = MethodTypeDesc.of(CD_int, BYTES, CD_int, CD_int, CD_int,
-            CD_long, CD_long, CD_long);
+    private static final MethodTypeDesc STRING_FIELD =
+            MethodTypeDesc.of(CD_int, BYTES, CD_int, CD_int, CD_int, BYTES, INTS, CD_int, CD_int);
+    private static final MethodTypeDesc TIMESTAMP_FIELD =
+            MethodTypeDesc.of(CD_int, BYTES, CD_int, CD_int, CD_int, CD_long, CD_long, CD_long);
 
     private RowWriterGenerator() {}
 
@@ -99,24 +102,31 @@ final class RowWriterGenerator {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
         // Stack maps are computed from this package's classes as this class's loader sees them
         // (a Flink job's user-code loader, say), not the system loader the default would ask.
-        byte[] bytes = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
-                        ClassHierarchyResolver.ofClassLoading(lookup)))
-                .build(SELF, type -> type
-                        .withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC)
-                        .withInterfaceSymbols(WRITER)
-                        .withMethodBody("<init>", MethodTypeDesc.of(CD_void), ClassFile.ACC_PUBLIC, code -> code
-                                .aload(0)
-                                .invokespecial(CD_Object, "<init>", MethodTypeDesc.of(CD_void))
-                                .return_())
-                        .withMethodBody("write", WRITE, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL,
-                                code -> writeLoop(code, codes)));
+        byte[] bytes = ClassFile.of(
+                        ClassFile.ClassHierarchyResolverOption.of(ClassHierarchyResolver.ofClassLoading(lookup)))
+                .build(
+                        SELF,
+                        type -> type.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC)
+                                .withInterfaceSymbols(WRITER)
+                                .withMethodBody(
+                                        "<init>",
+                                        MethodTypeDesc.of(CD_void),
+                                        ClassFile.ACC_PUBLIC,
+                                        code -> code.aload(0)
+                                                .invokespecial(CD_Object, "<init>", MethodTypeDesc.of(CD_void))
+                                                .return_())
+                                .withMethodBody(
+                                        "write",
+                                        WRITE,
+                                        ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL,
+                                        code -> writeLoop(code, codes)));
         try {
             MethodHandles.Lookup hidden = lookup.defineHiddenClass(bytes, true);
             return (RowWriter) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class))
                     .invoke();
         } catch (Throwable e) {
-            throw new IllegalStateException("could not define the row writer for field codes " + Arrays.toString(codes),
-                    e);
+            throw new IllegalStateException(
+                    "could not define the row writer for field codes " + Arrays.toString(codes), e);
         }
     }
 
@@ -149,7 +159,11 @@ final class RowWriterGenerator {
                 offsets[c] = loadArray(code, columns, "offsets", INTS, c);
                 spans[c] = loadArray(code, columns, "spans", BYTES, c);
                 bases[c] = code.allocateLocal(TypeKind.INT);
-                code.aload(columns).getfield(COLUMNS, "bases", INTS).loadConstant(c).iaload().istore(bases[c]);
+                code.aload(columns)
+                        .getfield(COLUMNS, "bases", INTS)
+                        .loadConstant(c)
+                        .iaload()
+                        .istore(bases[c]);
             } else {
                 values[c] = loadArray(code, columns, "values", CD_long.arrayType(), c);
             }
@@ -178,28 +192,51 @@ final class RowWriterGenerator {
                 int nullBit = c + BinaryRowData.HEADER_SIZE_IN_BITS;
                 Label present = code.newLabel();
                 code.aload(nulls[c]).iload(k).baload().ifeq(present);
-                code.aload(rows).iload(at).loadConstant(slot).loadConstant(nullBit >>> 3)
-                        .loadConstant(1 << (nullBit & 7)).invokestatic(FIELDS, "setNull", SET_NULL);
+                code.aload(rows)
+                        .iload(at)
+                        .loadConstant(slot)
+                        .loadConstant(nullBit >>> 3)
+                        .loadConstant(1 << (nullBit & 7))
+                        .invokestatic(FIELDS, "setNull", SET_NULL);
                 code.goto_(next);
                 code.labelBinding(present);
             }
             switch (codes[c] & ~NULLABLE) {
-                case SLOT -> code.aload(rows).iload(at).loadConstant(slot).iadd()
-                        .aload(values[c]).iload(k).laload()
-                        .invokestatic(FIELDS, "word", WORD);
-                case STRING -> code.aload(rows).iload(at).loadConstant(slot).iload(var)
-                        .aload(spans[c]).aload(offsets[c]).iload(k).iload(bases[c])
-                        .invokestatic(FIELDS, "string", STRING_FIELD)
-                        .istore(var);
+                case SLOT ->
+                    code.aload(rows)
+                            .iload(at)
+                            .loadConstant(slot)
+                            .iadd()
+                            .aload(values[c])
+                            .iload(k)
+                            .laload()
+                            .invokestatic(FIELDS, "word", WORD);
+                case STRING ->
+                    code.aload(rows)
+                            .iload(at)
+                            .loadConstant(slot)
+                            .iload(var)
+                            .aload(spans[c])
+                            .aload(offsets[c])
+                            .iload(k)
+                            .iload(bases[c])
+                            .invokestatic(FIELDS, "string", STRING_FIELD)
+                            .istore(var);
                 case TIMESTAMP_MILLIS, TIMESTAMP_MICROS, TIMESTAMP_NANOS -> {
                     long perMilli = switch (codes[c] & ~NULLABLE) {
                         case TIMESTAMP_MILLIS -> 1L;
                         case TIMESTAMP_MICROS -> 1_000L;
                         default -> 1_000_000L;
                     };
-                    code.aload(rows).iload(at).loadConstant(slot).iload(var)
-                            .aload(values[c]).iload(k).laload()
-                            .loadConstant(perMilli).loadConstant(1_000_000L / perMilli)
+                    code.aload(rows)
+                            .iload(at)
+                            .loadConstant(slot)
+                            .iload(var)
+                            .aload(values[c])
+                            .iload(k)
+                            .laload()
+                            .loadConstant(perMilli)
+                            .loadConstant(1_000_000L / perMilli)
                             .invokestatic(FIELDS, "timestamp", TIMESTAMP_FIELD)
                             .istore(var);
                 }
@@ -216,7 +253,11 @@ final class RowWriterGenerator {
 
     private static int loadArray(CodeBuilder code, int columns, String field, ClassDesc type, int index) {
         int local = code.allocateLocal(TypeKind.REFERENCE);
-        code.aload(columns).getfield(COLUMNS, field, type.arrayType()).loadConstant(index).aaload().astore(local);
+        code.aload(columns)
+                .getfield(COLUMNS, field, type.arrayType())
+                .loadConstant(index)
+                .aaload()
+                .astore(local);
         return local;
     }
 }

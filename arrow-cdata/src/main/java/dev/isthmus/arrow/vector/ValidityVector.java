@@ -11,6 +11,7 @@ import org.apache.flink.table.data.columnar.vector.ColumnVector;
 abstract class ValidityVector implements ColumnVector {
     /** {@code null} when the array has no nulls, so the common case costs one branch. */
     final MemorySegment validity;
+
     protected final long offset;
 
     ValidityVector(MemorySegment validity, long offset) {

@@ -61,10 +61,10 @@ final class ValueVectors {
             return switch (unit) {
                 case SECOND -> TimestampData.fromEpochMillis(Math.multiplyExact(v, 1000L));
                 case MILLISECOND -> TimestampData.fromEpochMillis(v);
-                case MICROSECOND -> TimestampData.fromEpochMillis(Math.floorDiv(v, 1000L),
-                        (int) Math.floorMod(v, 1000L) * 1000);
-                case NANOSECOND -> TimestampData.fromEpochMillis(Math.floorDiv(v, 1_000_000L),
-                        (int) Math.floorMod(v, 1_000_000L));
+                case MICROSECOND ->
+                    TimestampData.fromEpochMillis(Math.floorDiv(v, 1000L), (int) Math.floorMod(v, 1000L) * 1000);
+                case NANOSECOND ->
+                    TimestampData.fromEpochMillis(Math.floorDiv(v, 1_000_000L), (int) Math.floorMod(v, 1_000_000L));
             };
         }
     }
@@ -91,7 +91,12 @@ final class ValueVectors {
 
         private record HeapCopy(byte[] data, int[] offsets) {}
 
-        VariableBytes(MemorySegment validity, MemorySegment offsets, MemorySegment data, long offset, boolean large,
+        VariableBytes(
+                MemorySegment validity,
+                MemorySegment offsets,
+                MemorySegment data,
+                long offset,
+                boolean large,
                 boolean eachValue) {
             super(validity, offset);
             this.offsets = offsets;
@@ -124,10 +129,11 @@ final class ValueVectors {
             }
             if (copy == null) {
                 if (eachValue || data.byteSize() > Integer.MAX_VALUE - 16) {
-                    return new Bytes(data.asSlice(start, end - start).toArray(ValueLayout.JAVA_BYTE), 0,
-                            (int) (end - start));
+                    return new Bytes(
+                            data.asSlice(start, end - start).toArray(ValueLayout.JAVA_BYTE), 0, (int) (end - start));
                 }
-                copy = new HeapCopy(data.toArray(ValueLayout.JAVA_BYTE),
+                copy = new HeapCopy(
+                        data.toArray(ValueLayout.JAVA_BYTE),
                         large ? null : offsets.toArray(ValueLayout.JAVA_INT_UNALIGNED));
                 heap = copy;
             }

@@ -39,8 +39,10 @@ class BufferAllocatorTest {
             BufferAllocator small = new BufferAllocator(capped);
             NativeBuffer held = small.allocate(1000);
             MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class, () -> small.allocate(1));
-            assertEquals("isthmus/BufferAllocatorTest/capped would exceed its native memory cap of 1024 bytes "
-                    + "(test.cap): asked for 64 bytes while holding 1024", e.getMessage());
+            assertEquals(
+                    "isthmus/BufferAllocatorTest/capped would exceed its native memory cap of 1024 bytes "
+                            + "(test.cap): asked for 64 bytes while holding 1024",
+                    e.getMessage());
             assertEquals(1024, capped.liveBytes(), "the refused block is neither taken nor counted");
             assertEquals(1024, tracker.liveBytes(), "nor counted in the ancestors");
             held.free();

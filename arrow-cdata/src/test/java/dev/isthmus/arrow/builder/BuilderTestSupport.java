@@ -42,7 +42,8 @@ abstract class BuilderTestSupport {
     static String utf8(FinishedArray array, int i) {
         int start = offset(array, i);
         int end = offset(array, i + 1);
-        return new String(data(array, 2).asSlice(start, end - start).toArray(ValueLayout.JAVA_BYTE),
+        return new String(
+                data(array, 2).asSlice(start, end - start).toArray(ValueLayout.JAVA_BYTE),
                 java.nio.charset.StandardCharsets.UTF_8);
     }
 }

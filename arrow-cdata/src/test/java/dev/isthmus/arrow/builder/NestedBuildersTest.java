@@ -14,7 +14,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(LeakCheckExtension.class)
 class NestedBuildersTest extends BuilderTestSupport {
-    private static final ArrowField POINT = ArrowField.of("point", new ArrowType.Struct(), true,
+    private static final ArrowField POINT = ArrowField.of(
+            "point",
+            new ArrowType.Struct(),
+            true,
             ArrowField.of("x", new ArrowType.Int(32, true), false),
             ArrowField.of("label", new ArrowType.Utf8(false), true));
 
@@ -53,8 +56,8 @@ class NestedBuildersTest extends BuilderTestSupport {
 
     @Test
     void listOffsetsDelimitEachListsElements() {
-        ArrowField tags = ArrowField.of("tags", new ArrowType.List(false), true,
-                ArrowField.of("element", new ArrowType.Utf8(false), true));
+        ArrowField tags = ArrowField.of(
+                "tags", new ArrowType.List(false), true, ArrowField.of("element", new ArrowType.Utf8(false), true));
         try (ListBuilder list = (ListBuilder) ArrowBuilder.forField(tags, allocator)) {
             VarBinaryBuilder elements = (VarBinaryBuilder) list.elements();
             elements.append("a");
@@ -80,8 +83,8 @@ class NestedBuildersTest extends BuilderTestSupport {
 
     @Test
     void elementsLeftWithoutTheirListFailTheFinish() {
-        ArrowField ids = ArrowField.of("ids", new ArrowType.List(false), false,
-                ArrowField.of("element", new ArrowType.Int(64, true), false));
+        ArrowField ids = ArrowField.of(
+                "ids", new ArrowType.List(false), false, ArrowField.of("element", new ArrowType.Int(64, true), false));
         try (ListBuilder list = (ListBuilder) ArrowBuilder.forField(ids, allocator)) {
             ((Int64Builder) list.elements()).append(1);
             IllegalStateException e = assertThrows(IllegalStateException.class, list::finish);
@@ -91,8 +94,14 @@ class NestedBuildersTest extends BuilderTestSupport {
 
     @Test
     void mapsAreListsOfKeyValueEntries() {
-        ArrowField attrs = ArrowField.of("attrs", new ArrowType.Map(false), true,
-                ArrowField.of("entries", new ArrowType.Struct(), false,
+        ArrowField attrs = ArrowField.of(
+                "attrs",
+                new ArrowType.Map(false),
+                true,
+                ArrowField.of(
+                        "entries",
+                        new ArrowType.Struct(),
+                        false,
                         ArrowField.of("key", new ArrowType.Utf8(false), false),
                         ArrowField.of("value", new ArrowType.Int(32, true), true)));
         try (MapBuilder map = (MapBuilder) ArrowBuilder.forField(attrs, allocator)) {

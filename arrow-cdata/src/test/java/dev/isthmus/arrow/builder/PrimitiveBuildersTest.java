@@ -24,8 +24,8 @@ import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,8 +67,11 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             float nanWithPayload = Float.intBitsToFloat(0x7fc0_1234);
             f32.append(nanWithPayload);
             f64.append(-0.0);
-            try (FinishedArray a8 = i8.finish(); FinishedArray a16 = i16.finish(); FinishedArray a32 = i32.finish();
-                    FinishedArray af = f32.finish(); FinishedArray ad = f64.finish()) {
+            try (FinishedArray a8 = i8.finish();
+                    FinishedArray a16 = i16.finish();
+                    FinishedArray a32 = i32.finish();
+                    FinishedArray af = f32.finish();
+                    FinishedArray ad = f64.finish()) {
                 assertEquals(-128, data(a8, 1).get(ValueLayout.JAVA_BYTE, 0));
                 assertEquals(-2, data(a16, 1).get(ValueLayout.JAVA_SHORT, 0));
                 assertEquals(-1, data(a32, 1).get(ValueLayout.JAVA_INT, 0));
@@ -109,7 +112,9 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             date.appendDays(-719_162);
             micros.appendMillisOfDay(86_399_999);
             nanos.appendMillisOfDay(1);
-            try (FinishedArray d = date.finish(); FinishedArray t = micros.finish(); FinishedArray tn = nanos.finish()) {
+            try (FinishedArray d = date.finish();
+                    FinishedArray t = micros.finish();
+                    FinishedArray tn = nanos.finish()) {
                 assertEquals(-719_162, data(d, 1).get(ValueLayout.JAVA_INT, 0));
                 assertEquals(86_399_999_000L, data(t, 1).get(ValueLayout.JAVA_LONG, 0));
                 assertEquals(1_000_000L, data(tn, 1).get(ValueLayout.JAVA_LONG, 0));
@@ -131,7 +136,9 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             ms.append(justBefore);
             us.append(1_700_000_000_123L, 456_789);
             ns.append(1_700_000_000_123L, 456_789);
-            try (FinishedArray aus = us.finish(); FinishedArray ans = ns.finish(); FinishedArray as = s.finish();
+            try (FinishedArray aus = us.finish();
+                    FinishedArray ans = ns.finish();
+                    FinishedArray as = s.finish();
                     FinishedArray ams = ms.finish()) {
                 assertEquals(-1, data(aus, 1).getAtIndex(ValueLayout.JAVA_LONG, 0), "floor, not truncation");
                 assertEquals(-1, data(ans, 1).getAtIndex(ValueLayout.JAVA_LONG, 0));
@@ -164,7 +171,8 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             BigInteger max = BigInteger.TEN.pow(38).subtract(BigInteger.ONE);
             wide.append(DecimalData.fromBigDecimal(new BigDecimal(max.negate()), 38, 0));
             wide.appendUnscaled(BigInteger.valueOf(Long.MIN_VALUE).subtract(BigInteger.ONE));
-            try (FinishedArray s = small.finish(); FinishedArray w = wide.finish()) {
+            try (FinishedArray s = small.finish();
+                    FinishedArray w = wide.finish()) {
                 assertEquals(BigInteger.valueOf(-150), decimalAt(s, 0));
                 assertEquals(BigInteger.ZERO, decimalAt(s, 1));
                 assertEquals(BigInteger.valueOf(999_999_999L), decimalAt(s, 2));
@@ -186,13 +194,15 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
     @Test
     void decimalsWithTooManyDigitsOrAnotherScaleFailNamingTheField() {
         try (Decimal128Builder d = builder("amount", new ArrowType.Decimal(5, 2), true)) {
-            IllegalArgumentException digits = assertThrows(IllegalArgumentException.class,
-                    () -> d.appendUnscaled(100_000L));
-            assertTrue(digits.getMessage().contains("'amount'") && digits.getMessage().contains("DECIMAL(5, 2)"),
+            IllegalArgumentException digits =
+                    assertThrows(IllegalArgumentException.class, () -> d.appendUnscaled(100_000L));
+            assertTrue(
+                    digits.getMessage().contains("'amount'")
+                            && digits.getMessage().contains("DECIMAL(5, 2)"),
                     digits.getMessage());
             assertThrows(IllegalArgumentException.class, () -> d.appendUnscaled(BigInteger.valueOf(-100_000L)));
-            IllegalArgumentException scale = assertThrows(IllegalArgumentException.class,
-                    () -> d.append(DecimalData.fromUnscaledLong(1, 5, 3)));
+            IllegalArgumentException scale =
+                    assertThrows(IllegalArgumentException.class, () -> d.append(DecimalData.fromUnscaledLong(1, 5, 3)));
             assertTrue(scale.getMessage().contains("scale 3"), scale.getMessage());
             d.appendUnscaled(-99_999L);
             assertEquals(1, d.length());
@@ -227,9 +237,21 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
      */
     @Test
     void javaStringsGetTheBytesOfFlinksEncoder() {
-        List<String> strings = new ArrayList<>(List.of("", "ascii", "h\u00e9llo", "\u65e5\u672c", "\u20ac",
-                "\ud83d\ude00", "x\ud83dy", "x\ude00y", "\ud83d", "\ude00", "a\ud83d\ud83d\ude00b", "\ude00\ud83d",
-                "\u0000nul", "\u007f\u0080\u07ff\u0800\uffff"));
+        List<String> strings = new ArrayList<>(List.of(
+                "",
+                "ascii",
+                "h\u00e9llo",
+                "\u65e5\u672c",
+                "\u20ac",
+                "\ud83d\ude00",
+                "x\ud83dy",
+                "x\ude00y",
+                "\ud83d",
+                "\ude00",
+                "a\ud83d\ud83d\ude00b",
+                "\ude00\ud83d",
+                "\u0000nul",
+                "\u007f\u0080\u07ff\u0800\uffff"));
         SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < 2_000; i++) {
             StringBuilder text = new StringBuilder();
@@ -248,10 +270,17 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             }
             try (FinishedArray a = b.finish()) {
                 for (int i = 0; i < strings.size(); i++) {
-                    byte[] appended = data(a, 2).asSlice(offset(a, i), offset(a, i + 1) - offset(a, i))
+                    byte[] appended = data(a, 2)
+                            .asSlice(offset(a, i), offset(a, i + 1) - offset(a, i))
                             .toArray(ValueLayout.JAVA_BYTE);
-                    assertArrayEquals(StringData.fromString(strings.get(i)).toBytes(), appended,
-                            "string " + i + ": " + strings.get(i).chars().mapToObj(Integer::toHexString).toList());
+                    assertArrayEquals(
+                            StringData.fromString(strings.get(i)).toBytes(),
+                            appended,
+                            "string " + i + ": "
+                                    + strings.get(i)
+                                            .chars()
+                                            .mapToObj(Integer::toHexString)
+                                            .toList());
                 }
             }
         }
@@ -259,7 +288,8 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
 
     @Test
     void nativeSegmentsAreCopiedWithoutAHeapDetour() {
-        try (VarBinaryBuilder b = builder("blob", new ArrowType.Binary(false), false); Arena arena = Arena.ofConfined()) {
+        try (VarBinaryBuilder b = builder("blob", new ArrowType.Binary(false), false);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment source = arena.allocateFrom("native bytes");
             b.append(source.asSlice(0, 6));
             assertThrows(IllegalArgumentException.class, () -> b.append(MemorySegment.ofArray(new byte[1])));
@@ -272,7 +302,8 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
 
     @Test
     void aBatchPastTwoGibibytesOfStringDataFailsAndKeepsWhatItHas() {
-        try (VarBinaryBuilder b = builder("payload", new ArrowType.Binary(false), false); Arena arena = Arena.ofConfined()) {
+        try (VarBinaryBuilder b = builder("payload", new ArrowType.Binary(false), false);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment gibibyte = arena.allocate(1L << 30);
             b.append(gibibyte);
             // 2^31 bytes in all: one past what an int32 offset addresses. Refused before growing or copying.
@@ -291,11 +322,16 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             b.append(new byte[] {1, 2, 3, 4});
             b.appendNull();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.append(new byte[3]));
-            assertTrue(e.getMessage().contains("'uuid'") && e.getMessage().contains("exactly 4 bytes")
-                    && e.getMessage().contains("got 3"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("'uuid'")
+                            && e.getMessage().contains("exactly 4 bytes")
+                            && e.getMessage().contains("got 3"),
+                    e.getMessage());
             try (FinishedArray a = b.finish()) {
                 assertEquals(2, a.length());
-                assertArrayEquals(new byte[] {1, 2, 3, 4, 0, 0, 0, 0}, data(a, 1).asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE));
+                assertArrayEquals(
+                        new byte[] {1, 2, 3, 4, 0, 0, 0, 0},
+                        data(a, 1).asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE));
             }
         }
     }
@@ -323,18 +359,29 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
     }
 
     static Stream<ArrowType> everyLeafType() {
-        return Stream.of(new ArrowType.Bool(), new ArrowType.Int(8, true), new ArrowType.Int(16, true),
-                new ArrowType.Int(32, true), new ArrowType.Int(64, true), new ArrowType.Float32(),
-                new ArrowType.Float64(), new ArrowType.Decimal(38, 9), new ArrowType.Date(true),
-                new ArrowType.Time(TimeUnit.MICROSECOND), new ArrowType.Timestamp(TimeUnit.NANOSECOND, "UTC"),
-                new ArrowType.Utf8(false), new ArrowType.Binary(false), new ArrowType.FixedSizeBinary(16),
+        return Stream.of(
+                new ArrowType.Bool(),
+                new ArrowType.Int(8, true),
+                new ArrowType.Int(16, true),
+                new ArrowType.Int(32, true),
+                new ArrowType.Int(64, true),
+                new ArrowType.Float32(),
+                new ArrowType.Float64(),
+                new ArrowType.Decimal(38, 9),
+                new ArrowType.Date(true),
+                new ArrowType.Time(TimeUnit.MICROSECOND),
+                new ArrowType.Timestamp(TimeUnit.NANOSECOND, "UTC"),
+                new ArrowType.Utf8(false),
+                new ArrowType.Binary(false),
+                new ArrowType.FixedSizeBinary(16),
                 new ArrowType.Null());
     }
 
     @ParameterizedTest
     @MethodSource("everyLeafType")
     void anEmptyBatchStillHasEveryBufferButValidity(ArrowType type) {
-        try (ArrowBuilder b = builder("empty", type, true); FinishedArray a = b.finish()) {
+        try (ArrowBuilder b = builder("empty", type, true);
+                FinishedArray a = b.finish()) {
             assertEquals(0, a.length());
             assertEquals(0, a.nullCount());
             if (!(type instanceof ArrowType.Null)) {
@@ -413,10 +460,15 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             long live = tracker.liveBytes();
             long allocated = tracker.allocatedBytes();
             fill(b);
-            assertEquals(allocated + live, tracker.allocatedBytes(),
+            assertEquals(
+                    allocated + live,
+                    tracker.allocatedBytes(),
                     "the next batch gets fresh buffers of the finished batch's size at once, without growing");
-            try (first; FinishedArray second = b.finish()) {
-                assertNotEquals(first.buffers().get(2).address(), second.buffers().get(2).address());
+            try (first;
+                    FinishedArray second = b.finish()) {
+                assertNotEquals(
+                        first.buffers().get(2).address(),
+                        second.buffers().get(2).address());
                 assertEquals("v5", utf8(first, 5), "appending the next batch does not touch the finished one");
                 assertEquals(0, b.length());
             }
@@ -449,8 +501,8 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
 
     @Test
     void typesWithoutABuilderAreRefusedNamingTheField() {
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> builder("big_text", new ArrowType.Utf8(true), true));
+        UnsupportedOperationException e = assertThrows(
+                UnsupportedOperationException.class, () -> builder("big_text", new ArrowType.Utf8(true), true));
         assertTrue(e.getMessage().contains("'big_text'") && e.getMessage().contains("U"), e.getMessage());
     }
 }

@@ -46,14 +46,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 @ExtendWith(LeakCheckExtension.class)
 class RowDataAppenderTest extends BuilderTestSupport {
-    private static final RowType ORDER = RowType.of(new LogicalType[] {
-        new BigIntType(false),
-        new VarCharType(VarCharType.MAX_LENGTH),
-        RowType.of(new LogicalType[] {new IntType(false), new VarCharType(false, 20)}, new String[] {"qty", "sku"}),
-        new ArrayType(RowType.of(new LogicalType[] {new IntType(false)}, new String[] {"price"})),
-        new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), new IntType()),
-        new BinaryType(4),
-    }, new String[] {"id", "note", "item", "lines", "tags", "code"});
+    private static final RowType ORDER = RowType.of(
+            new LogicalType[] {
+                new BigIntType(false),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                RowType.of(
+                        new LogicalType[] {new IntType(false), new VarCharType(false, 20)},
+                        new String[] {"qty", "sku"}),
+                new ArrayType(RowType.of(new LogicalType[] {new IntType(false)}, new String[] {"price"})),
+                new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), new IntType()),
+                new BinaryType(4),
+            },
+            new String[] {"id", "note", "item", "lines", "tags", "code"});
 
     private long appendAll(List<? extends RowData> rows, RowType type) {
         try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
@@ -85,14 +89,21 @@ class RowDataAppenderTest extends BuilderTestSupport {
     @Test
     void joinedRowsAppendLikeTheirParts() {
         List<GenericRowData> rows = new RandomRows(7, 0.2).rows(RandomRows.EVERY_TYPE, 200);
-        assertEquals(ArrowChecksum.of(rows, RandomRows.EVERY_TYPE),
+        assertEquals(
+                ArrowChecksum.of(rows, RandomRows.EVERY_TYPE),
                 appendAll(RandomRows.joined(rows, 11), RandomRows.EVERY_TYPE));
     }
 
     @Test
     void binaryRowsWrittenFieldByFieldAppend() {
-        RowType type = RowType.of(new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH),
-            new TimestampType(3), new TimestampType(9)}, new String[] {"id", "name", "ts3", "ts9"});
+        RowType type = RowType.of(
+                new LogicalType[] {
+                    new BigIntType(false),
+                    new VarCharType(VarCharType.MAX_LENGTH),
+                    new TimestampType(3),
+                    new TimestampType(9)
+                },
+                new String[] {"id", "name", "ts3", "ts9"});
         List<RowData> rows = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             BinaryRowData row = new BinaryRowData(4);
@@ -113,8 +124,11 @@ class RowDataAppenderTest extends BuilderTestSupport {
 
     @Test
     void columnarRowsAppendThroughTheirVectors() {
-        RowType type = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH),
-            new IntType(false), new TimestampType(6)}, new String[] {"a", "b", "c", "d"});
+        RowType type = RowType.of(
+                new LogicalType[] {
+                    new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new IntType(false), new TimestampType(6)
+                },
+                new String[] {"a", "b", "c", "d"});
         int n = 100;
         HeapLongVector longs = new HeapLongVector(n);
         HeapBytesVector strings = new HeapBytesVector(n);
@@ -131,7 +145,8 @@ class RowDataAppenderTest extends BuilderTestSupport {
             ints.setInt(i, -i);
             timestamps.setTimestamp(i, TimestampData.fromEpochMillis(i * 86_400_000L, i * 1000));
         }
-        VectorizedColumnBatch columns = new VectorizedColumnBatch(new ColumnVector[] {longs, strings, ints, timestamps});
+        VectorizedColumnBatch columns =
+                new VectorizedColumnBatch(new ColumnVector[] {longs, strings, ints, timestamps});
         columns.setNumRows(n);
         List<RowData> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -140,8 +155,8 @@ class RowDataAppenderTest extends BuilderTestSupport {
         // The oracle reads the same rows; copy them into generic rows, as the columnar row is a cursor.
         List<GenericRowData> copies = new ArrayList<>();
         for (RowData row : rows) {
-            copies.add(GenericRowData.of(row.isNullAt(0) ? null : row.getLong(0), row.getString(1), row.getInt(2),
-                    row.getTimestamp(3, 6)));
+            copies.add(GenericRowData.of(
+                    row.isNullAt(0) ? null : row.getLong(0), row.getString(1), row.getInt(2), row.getTimestamp(3, 6)));
         }
         assertEquals(ArrowChecksum.of(copies, type), appendAll(rows, type));
     }
@@ -152,7 +167,8 @@ class RowDataAppenderTest extends BuilderTestSupport {
         org.apache.flink.core.memory.MemorySegment offHeap = MemorySegmentFactory.allocateUnpooledOffHeapMemory(64);
         byte[] text = "__off-heap__".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         offHeap.put(0, text);
-        StringData inOffHeap = BinaryStringData.fromAddress(new org.apache.flink.core.memory.MemorySegment[] {offHeap}, 2, 8);
+        StringData inOffHeap =
+                BinaryStringData.fromAddress(new org.apache.flink.core.memory.MemorySegment[] {offHeap}, 2, 8);
         List<GenericRowData> rows = List.of(GenericRowData.of(inOffHeap));
         try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
             appender.append(rows.getFirst());
@@ -165,42 +181,62 @@ class RowDataAppenderTest extends BuilderTestSupport {
     @Test
     void aNullInANotNullFieldNamesTheFieldPathAndRowAndKeepsTheRowsBefore() {
         List<GenericRowData> good = new RandomRows(3, 0.3).rows(ORDER, 5);
-        GenericRowData bad = GenericRowData.of(99L, StringData.fromString("bad"),
-                GenericRowData.of(1, null), null, null, null);
+        GenericRowData bad =
+                GenericRowData.of(99L, StringData.fromString("bad"), GenericRowData.of(1, null), null, null, null);
         try (RowDataAppender appender = new RowDataAppender(ORDER, allocator)) {
             good.forEach(appender::append);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> appender.append(bad));
-            assertEquals("cannot append row 5 of the batch: field 'item.sku' is NOT NULL but got a null", e.getMessage());
+            assertEquals(
+                    "cannot append row 5 of the batch: field 'item.sku' is NOT NULL but got a null", e.getMessage());
             assertEquals(5, appender.rowCount());
             GenericRowData last = new RandomRows(4, 0.3).row(ORDER);
             appender.append(last);
             List<GenericRowData> expected = new ArrayList<>(good);
             expected.add(last);
-            assertEquals(ArrowChecksum.of(expected, ORDER), CDataChecksum.ofExported(appender.finish()),
+            assertEquals(
+                    ArrowChecksum.of(expected, ORDER),
+                    CDataChecksum.ofExported(appender.finish()),
                     "nothing of the failed row remains, in any child");
         }
     }
 
     @Test
     void failuresDeepInsideNestedValuesRollBackTheWholeRow() {
-        GenericRowData first = GenericRowData.of(1L, null, GenericRowData.of(1, StringData.fromString("a")),
+        GenericRowData first = GenericRowData.of(
+                1L,
+                null,
+                GenericRowData.of(1, StringData.fromString("a")),
                 new GenericArrayData(new Object[] {GenericRowData.of(10)}),
-                new GenericMapData(Map.of(StringData.fromString("k"), 1)), new byte[] {1, 2, 3, 4});
-        GenericRowData nullPrice = GenericRowData.of(2L, StringData.fromString("partial"),
+                new GenericMapData(Map.of(StringData.fromString("k"), 1)),
+                new byte[] {1, 2, 3, 4});
+        GenericRowData nullPrice = GenericRowData.of(
+                2L,
+                StringData.fromString("partial"),
                 GenericRowData.of(2, StringData.fromString("b")),
                 new GenericArrayData(new Object[] {GenericRowData.of(20), GenericRowData.of((Object) null)}),
-                null, null);
-        GenericRowData shortCode = GenericRowData.of(3L, StringData.fromString("partial"),
-                GenericRowData.of(3, StringData.fromString("c")), new GenericArrayData(new Object[] {}),
-                new GenericMapData(Map.of(StringData.fromString("x"), 2)), new byte[] {1, 2});
+                null,
+                null);
+        GenericRowData shortCode = GenericRowData.of(
+                3L,
+                StringData.fromString("partial"),
+                GenericRowData.of(3, StringData.fromString("c")),
+                new GenericArrayData(new Object[] {}),
+                new GenericMapData(Map.of(StringData.fromString("x"), 2)),
+                new byte[] {1, 2});
         try (RowDataAppender appender = new RowDataAppender(ORDER, allocator)) {
             appender.append(first);
-            IllegalArgumentException price = assertThrows(IllegalArgumentException.class, () -> appender.append(nullPrice));
-            assertTrue(price.getMessage().contains("row 1") && price.getMessage().contains("'lines.element.price'"),
+            IllegalArgumentException price =
+                    assertThrows(IllegalArgumentException.class, () -> appender.append(nullPrice));
+            assertTrue(
+                    price.getMessage().contains("row 1") && price.getMessage().contains("'lines.element.price'"),
                     price.getMessage());
-            IllegalArgumentException code = assertThrows(IllegalArgumentException.class, () -> appender.append(shortCode));
-            assertTrue(code.getMessage().contains("row 1") && code.getMessage().contains("'code'")
-                    && code.getMessage().contains("got 2"), code.getMessage());
+            IllegalArgumentException code =
+                    assertThrows(IllegalArgumentException.class, () -> appender.append(shortCode));
+            assertTrue(
+                    code.getMessage().contains("row 1")
+                            && code.getMessage().contains("'code'")
+                            && code.getMessage().contains("got 2"),
+                    code.getMessage());
             try (FinishedArray batch = appender.finish()) {
                 assertEquals(1, batch.length());
                 FinishedArray note = batch.children().get(1);
@@ -215,16 +251,18 @@ class RowDataAppenderTest extends BuilderTestSupport {
 
     @Test
     void aNullMapKeyAndAWrongArityAreNamed() {
-        RowType type = RowType.of(new LogicalType[] {new MapType(new VarCharType(VarCharType.MAX_LENGTH), new IntType())},
+        RowType type = RowType.of(
+                new LogicalType[] {new MapType(new VarCharType(VarCharType.MAX_LENGTH), new IntType())},
                 new String[] {"m"});
         java.util.HashMap<Object, Object> withNullKey = new java.util.HashMap<>();
         withNullKey.put(null, 1);
         try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
-            IllegalArgumentException key = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException key = assertThrows(
+                    IllegalArgumentException.class,
                     () -> appender.append(GenericRowData.of(new GenericMapData(withNullKey))));
             assertTrue(key.getMessage().contains("'m.entries.key' is NOT NULL"), key.getMessage());
-            IllegalArgumentException arity = assertThrows(IllegalArgumentException.class,
-                    () -> appender.append(GenericRowData.of(1, 2)));
+            IllegalArgumentException arity =
+                    assertThrows(IllegalArgumentException.class, () -> appender.append(GenericRowData.of(1, 2)));
             assertTrue(arity.getMessage().contains("2 fields, the schema 1"), arity.getMessage());
             assertEquals(0, appender.rowCount());
         }
@@ -233,10 +271,14 @@ class RowDataAppenderTest extends BuilderTestSupport {
     @Test
     void aGenericRowHoldingTheWrongClassNamesTheFieldItsTypeAndTheClassHeld() {
         try (RowDataAppender appender = new RowDataAppender(ORDER, allocator)) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
                     () -> appender.append(GenericRowData.of(1L, 42, null, null, null, null)));
-            assertTrue(e.getMessage().startsWith("cannot append row 0 of the batch: field 'note' of type STRING could"
-                    + " not be read: the row holds a java.lang.Integer there (ClassCastException"), e.getMessage());
+            assertTrue(
+                    e.getMessage()
+                            .startsWith("cannot append row 0 of the batch: field 'note' of type STRING could"
+                                    + " not be read: the row holds a java.lang.Integer there (ClassCastException"),
+                    e.getMessage());
             assertEquals(0, appender.rowCount());
         }
     }
@@ -245,8 +287,10 @@ class RowDataAppenderTest extends BuilderTestSupport {
     @Test
     void aFieldThatFailsWithoutAMessageIsStillNamedWithItsTypeAndRowClass() {
         RowType type = RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"name"});
-        RowData row = (RowData) java.lang.reflect.Proxy.newProxyInstance(RowData.class.getClassLoader(),
-                new Class<?>[] {RowData.class}, (proxy, method, args) -> switch (method.getName()) {
+        RowData row = (RowData) java.lang.reflect.Proxy.newProxyInstance(
+                RowData.class.getClassLoader(),
+                new Class<?>[] {RowData.class},
+                (proxy, method, args) -> switch (method.getName()) {
                     case "getArity" -> 1;
                     case "isNullAt" -> false;
                     case "getString" -> throw new ClassCastException();
@@ -254,8 +298,10 @@ class RowDataAppenderTest extends BuilderTestSupport {
                 });
         try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> appender.append(row));
-            assertEquals("cannot append row 0 of the batch: field 'name' of type STRING could not be read from a "
-                    + row.getClass().getName() + " (ClassCastException)", e.getMessage());
+            assertEquals(
+                    "cannot append row 0 of the batch: field 'name' of type STRING could not be read from a "
+                            + row.getClass().getName() + " (ClassCastException)",
+                    e.getMessage());
             assertEquals(0, appender.rowCount());
         }
     }
@@ -282,7 +328,8 @@ class RowDataAppenderTest extends BuilderTestSupport {
             long secondBatchAllocation = tracker.allocatedBytes() - allocatedBefore;
             assertEquals(ArrowChecksum.of(rows, ORDER), CDataChecksum.ofExported(first));
             assertEquals(ArrowChecksum.of(rows, ORDER), CDataChecksum.ofExported(appender.finish()));
-            assertTrue(secondBatchAllocation <= firstBytes,
+            assertTrue(
+                    secondBatchAllocation <= firstBytes,
                     "the second batch allocated " + secondBatchAllocation + " bytes, the first held " + firstBytes);
         }
     }
@@ -298,7 +345,9 @@ class RowDataAppenderTest extends BuilderTestSupport {
             try (FinishedArray batch = appender.finish()) {
                 assertEquals(3, batch.length());
                 assertEquals(3, batch.children().getFirst().length());
-                assertEquals(rows.get(2).getLong(0), data(batch.children().getFirst(), 1).getAtIndex(ValueLayout.JAVA_LONG, 2));
+                assertEquals(
+                        rows.get(2).getLong(0),
+                        data(batch.children().getFirst(), 1).getAtIndex(ValueLayout.JAVA_LONG, 2));
             }
         }
     }

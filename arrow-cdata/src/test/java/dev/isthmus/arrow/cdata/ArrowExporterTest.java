@@ -40,9 +40,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakCheckExtension.class)
 @SuppressWarnings("restricted") // reads the schema structs it exported through raw pointers
 class ArrowExporterTest {
-    private static final RowType TYPE = RowType.of(new LogicalType[] {
-        new IntType(false), new VarCharType(VarCharType.MAX_LENGTH), new ArrayType(new BigIntType()),
-    }, new String[] {"id", "name", "scores"});
+    private static final RowType TYPE = RowType.of(
+            new LogicalType[] {
+                new IntType(false), new VarCharType(VarCharType.MAX_LENGTH), new ArrayType(new BigIntType()),
+            },
+            new String[] {"id", "name", "scores"});
     private static final List<GenericRowData> ROWS = List.of(
             GenericRowData.of(1, StringData.fromString("ab"), new GenericArrayData(new long[] {10, 20})),
             GenericRowData.of(2, null, null),
@@ -98,8 +100,13 @@ class ArrowExporterTest {
         assertEquals(1, ArrowArray.null_count(name));
         assertEquals(3, ArrowArray.n_buffers(name));
         assertFalse(CDataChecksum.isValid(name, 1));
-        assertEquals(List.of(0, 2, 2, 5), List.of(CDataChecksum.offset(name, 0), CDataChecksum.offset(name, 1),
-                CDataChecksum.offset(name, 2), CDataChecksum.offset(name, 3)));
+        assertEquals(
+                List.of(0, 2, 2, 5),
+                List.of(
+                        CDataChecksum.offset(name, 0),
+                        CDataChecksum.offset(name, 1),
+                        CDataChecksum.offset(name, 2),
+                        CDataChecksum.offset(name, 3)));
         assertEquals("abcde", new String(CDataChecksum.buffer(name, 2, 5).toArray(ValueLayout.JAVA_BYTE)));
 
         MemorySegment scores = CDataChecksum.child(array, 2);
@@ -121,10 +128,19 @@ class ArrowExporterTest {
 
     @Test
     void theSchemaCarriesFormatsNamesAndFlags() {
-        ArrowField field = ArrowField.of("", new ArrowType.Struct(), false,
+        ArrowField field = ArrowField.of(
+                "",
+                new ArrowType.Struct(),
+                false,
                 ArrowField.of("when", new ArrowType.Timestamp(ArrowType.TimeUnit.MICROSECOND, "UTC"), true),
-                ArrowField.of("tags", new ArrowType.Map(true), false,
-                        ArrowField.of("entries", new ArrowType.Struct(), false,
+                ArrowField.of(
+                        "tags",
+                        new ArrowType.Map(true),
+                        false,
+                        ArrowField.of(
+                                "entries",
+                                new ArrowType.Struct(),
+                                false,
                                 ArrowField.of("key", new ArrowType.Utf8(false), false),
                                 ArrowField.of("value", new ArrowType.Decimal(10, 3), true))),
                 ArrowField.of("color", new ArrowType.Utf8(false), true).dictionaryEncoded(new ArrowType.Int(16, true)));
@@ -192,7 +208,9 @@ class ArrowExporterTest {
         assertEquals(1, ArrowExporter.liveStructs());
         assertTrue(tracker.liveBytes() > 0);
         assertEquals(2, CDataChecksum.offset(moved, 1), "its buffers are still readable");
-        assertEquals("cde", new String(CDataChecksum.buffer(moved, 2, 5).asSlice(2, 3).toArray(ValueLayout.JAVA_BYTE)));
+        assertEquals(
+                "cde",
+                new String(CDataChecksum.buffer(moved, 2, 5).asSlice(2, 3).toArray(ValueLayout.JAVA_BYTE)));
 
         release(moved);
         assertEquals(MemorySegment.NULL, ArrowArray.release(moved));
@@ -279,8 +297,8 @@ class ArrowExporterTest {
         MemorySegment array = ArrowArray.allocate(arena);
         ArrowExporter.exportArray(batch(), array);
         try (FinishedArray second = batch()) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> ArrowExporter.exportArray(second, array));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> ArrowExporter.exportArray(second, array));
             assertTrue(e.getMessage().contains("release it first"), e.getMessage());
             assertFalse(second.buffers().isEmpty(), "still owned by the caller, who closes it");
         }
@@ -321,8 +339,8 @@ class ArrowExporterTest {
                     FinishedArray batch = finish(appender)) {
                 assertEquals(batchBytes, capped.liveBytes());
                 MemorySegment array = ArrowArray.allocate(arena);
-                MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
-                        () -> ArrowExporter.exportArray(batch, array));
+                MemoryLimitExceededException e =
+                        assertThrows(MemoryLimitExceededException.class, () -> ArrowExporter.exportArray(batch, array));
                 assertEquals(exportedBytes - batchBytes, e.requested());
                 assertEquals(MemorySegment.NULL, ArrowArray.release(array), "the caller's struct holds nothing");
                 assertEquals(0, ArrowExporter.liveStructs(), "no struct of the failed export is registered");
@@ -349,8 +367,8 @@ class ArrowExporterTest {
 
         try (MemoryTracker capped = tracker.child("capped", schemaBytes - 1, "test.cap")) {
             MemorySegment schema = ArrowSchema.allocate(arena);
-            MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
-                    () -> ArrowExporter.exportSchema(field, schema, capped));
+            MemoryLimitExceededException e = assertThrows(
+                    MemoryLimitExceededException.class, () -> ArrowExporter.exportSchema(field, schema, capped));
             assertEquals(schemaBytes, e.requested());
             assertEquals(MemorySegment.NULL, ArrowSchema.release(schema), "the caller's struct holds nothing");
             assertEquals(0, ArrowExporter.liveStructs(), "no struct of the failed export is registered");

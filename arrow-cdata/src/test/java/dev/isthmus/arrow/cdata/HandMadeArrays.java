@@ -18,10 +18,10 @@ final class HandMadeArrays {
     /** Run by every top-level array release before it frees anything: tests observe the consumer then. */
     static volatile Runnable onArrayRelease = () -> {};
 
-    private static final MemorySegment RELEASE_ARRAY = ArrowArray.release.allocate(HandMadeArrays::releaseArray,
-            Arena.global());
-    private static final MemorySegment RELEASE_SCHEMA = ArrowSchema.release.allocate(HandMadeArrays::releaseSchema,
-            Arena.global());
+    private static final MemorySegment RELEASE_ARRAY =
+            ArrowArray.release.allocate(HandMadeArrays::releaseArray, Arena.global());
+    private static final MemorySegment RELEASE_SCHEMA =
+            ArrowSchema.release.allocate(HandMadeArrays::releaseSchema, Arena.global());
 
     private final Arena arena;
 
@@ -83,8 +83,8 @@ final class HandMadeArrays {
         return schemaWith(format, name, flags, dictionary);
     }
 
-    private MemorySegment schemaWith(String format, String name, long flags, MemorySegment dictionary,
-            MemorySegment... children) {
+    private MemorySegment schemaWith(
+            String format, String name, long flags, MemorySegment dictionary, MemorySegment... children) {
         MemorySegment s = ArrowSchema.allocate(arena);
         ArrowSchema.format(s, arena.allocateFrom(format));
         ArrowSchema.name(s, arena.allocateFrom(name));
@@ -100,13 +100,18 @@ final class HandMadeArrays {
         return arrayWith(length, nullCount, offset, buffers, MemorySegment.NULL, children);
     }
 
-    MemorySegment dictionaryArray(long length, long nullCount, long offset, MemorySegment[] indexBuffers,
-            MemorySegment dictionary) {
+    MemorySegment dictionaryArray(
+            long length, long nullCount, long offset, MemorySegment[] indexBuffers, MemorySegment dictionary) {
         return arrayWith(length, nullCount, offset, indexBuffers, dictionary);
     }
 
-    private MemorySegment arrayWith(long length, long nullCount, long offset, MemorySegment[] buffers,
-            MemorySegment dictionary, MemorySegment... children) {
+    private MemorySegment arrayWith(
+            long length,
+            long nullCount,
+            long offset,
+            MemorySegment[] buffers,
+            MemorySegment dictionary,
+            MemorySegment... children) {
         MemorySegment a = ArrowArray.allocate(arena);
         ArrowArray.length(a, length);
         ArrowArray.null_count(a, nullCount);
@@ -135,7 +140,8 @@ final class HandMadeArrays {
         MemorySegment bits = arena.allocate(Math.max(1, (valid.length + 7) / 8));
         for (int i = 0; i < valid.length; i++) {
             if (valid[i]) {
-                bits.set(ValueLayout.JAVA_BYTE, i / 8, (byte) (bits.get(ValueLayout.JAVA_BYTE, i / 8) | (1 << (i % 8))));
+                bits.set(
+                        ValueLayout.JAVA_BYTE, i / 8, (byte) (bits.get(ValueLayout.JAVA_BYTE, i / 8) | (1 << (i % 8))));
             }
         }
         return bits;

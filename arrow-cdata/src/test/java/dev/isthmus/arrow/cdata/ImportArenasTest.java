@@ -159,9 +159,11 @@ class ImportArenasTest {
     @Test
     void importsAfterCloseAreRefusedAndAFailedImportGivesItsPlaceBack() {
         ImportArenas arenas = arenas(2);
-        assertThrows(IllegalStateException.class, () -> arenas.receive(tracker, (array, schema) -> {
-            throw new IllegalStateException("the native call failed");
-        }));
+        assertThrows(
+                IllegalStateException.class,
+                () -> arenas.receive(tracker, (array, schema) -> {
+                    throw new IllegalStateException("the native call failed");
+                }));
         ImportedArray survivor = longs(arenas, 5);
         // The failed import and the survivor filled the run: closing the survivor ends it.
         survivor.close();
@@ -224,7 +226,8 @@ class ImportArenasTest {
             }
             arenas.close();
             importer.join();
-            assertFalse(importedAfterRelease.get(), "an array was imported after the hold was released, round " + round);
+            assertFalse(
+                    importedAfterRelease.get(), "an array was imported after the hold was released, round " + round);
             assertEquals(1, released.get(), "round " + round);
         }
         assertEquals(0, tracker.liveArrays());
@@ -376,7 +379,8 @@ class ImportArenasTest {
                     synchronized (own) {
                         for (ImportedArray array : own) {
                             // Closed, and its arena too: no view of it can still reach the memory.
-                            if (!array.isClosed() || array.view().buffer(1).scope().isAlive()) {
+                            if (!array.isClosed()
+                                    || array.view().buffer(1).scope().isAlive()) {
                                 releasedUnderOpenArray.set(true);
                             }
                         }
@@ -412,7 +416,9 @@ class ImportArenasTest {
             }
             runs.close();
             consumer.join();
-            assertFalse(releasedUnderOpenArray.get(), "a hold was released while its array or arena was open, round " + round);
+            assertFalse(
+                    releasedUnderOpenArray.get(),
+                    "a hold was released while its array or arena was open, round " + round);
             for (AtomicInteger hold : holds) {
                 assertEquals(1, hold.get(), "round " + round);
             }

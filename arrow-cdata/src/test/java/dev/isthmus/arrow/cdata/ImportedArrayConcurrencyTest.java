@@ -40,8 +40,8 @@ class ImportedArrayConcurrencyTest {
     private static final int THREADS = 8;
     private static final int ROUNDS = 300;
     private static final int ROWS = 500;
-    private static final RowType TYPE = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(100)},
-            new String[] {"id", "name"});
+    private static final RowType TYPE =
+            RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(100)}, new String[] {"id", "name"});
 
     private final MemoryTracker tracker = MemoryTracker.root().child("ImportedArrayConcurrencyTest");
 
@@ -98,7 +98,8 @@ class ImportedArrayConcurrencyTest {
         } finally {
             pool.shutdown();
         }
-        assertTrue(read.get() > 0 && refused.get() > 0,
+        assertTrue(
+                read.get() > 0 && refused.get() > 0,
                 "reads both succeeded and were refused after close: " + read + " / " + refused);
     }
 
@@ -112,8 +113,9 @@ class ImportedArrayConcurrencyTest {
             }
             case 1 -> {
                 BytesColumnVector.Bytes bytes = ((BytesColumnVector) batch.batch().columns[1]).getBytes(row);
-                assertEquals("name " + row, new String(bytes.data, bytes.offset, bytes.len,
-                        java.nio.charset.StandardCharsets.UTF_8));
+                assertEquals(
+                        "name " + row,
+                        new String(bytes.data, bytes.offset, bytes.len, java.nio.charset.StandardCharsets.UTF_8));
             }
             default -> {
                 ArrowArrayView ids = batch.array().view().child(0);

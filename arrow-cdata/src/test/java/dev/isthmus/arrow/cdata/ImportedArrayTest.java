@@ -78,8 +78,9 @@ class ImportedArrayTest {
     @Test
     void countsTheBuffersOfAnImportAndACappedTrackerRefusesOneTooBig() {
         MemorySegment schema = producer.schema("l", "price", NULLABLE);
-        MemorySegment array = producer.array(4, 1, 1,
-                new MemorySegment[] {producer.validity(true, true, false, true, true), producer.longs(9, 1, 2, 3, 4)});
+        MemorySegment array = producer.array(4, 1, 1, new MemorySegment[] {
+            producer.validity(true, true, false, true, true), producer.longs(9, 1, 2, 3, 4)
+        });
         long structs = ArrowArray.sizeof() + ArrowSchema.sizeof();
         try (ImportedArray imported = ImportedArray.receive(tracker, produce(array, schema))) {
             // The view bounds the buffers to offset + length: 1 validity byte, 5 longs.
@@ -88,13 +89,16 @@ class ImportedArrayTest {
         assertEquals(0, tracker.liveBytes());
 
         MemorySegment schema2 = producer.schema("l", "price", NULLABLE);
-        MemorySegment array2 = producer.array(4, 1, 1,
-                new MemorySegment[] {producer.validity(true, true, false, true, true), producer.longs(9, 1, 2, 3, 4)});
+        MemorySegment array2 = producer.array(4, 1, 1, new MemorySegment[] {
+            producer.validity(true, true, false, true, true), producer.longs(9, 1, 2, 3, 4)
+        });
         try (MemoryTracker capped = tracker.child("capped", structs + 8, "test.cap")) {
-            MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
-                    () -> ImportedArray.receive(capped, produce(array2, schema2)));
-            assertEquals("isthmus/import-test/capped would exceed its native memory cap of " + (structs + 8)
-                    + " bytes (test.cap): asked for 41 bytes while holding " + structs, e.getMessage());
+            MemoryLimitExceededException e = assertThrows(
+                    MemoryLimitExceededException.class, () -> ImportedArray.receive(capped, produce(array2, schema2)));
+            assertEquals(
+                    "isthmus/import-test/capped would exceed its native memory cap of " + (structs + 8)
+                            + " bytes (test.cap): asked for 41 bytes while holding " + structs,
+                    e.getMessage());
             assertEquals(0, capped.liveBytes(), "the refused array is released at once");
             assertEquals(0, capped.liveArrays());
         }
@@ -106,8 +110,9 @@ class ImportedArrayTest {
     void readsSlicedLongsWithNullsInPlaceAndReleasesOnce() {
         MemorySegment schema = producer.schema("l", "price", NULLABLE);
         // Physical [9, 1, 2, 3, 4] with slot 2 null; the array starts at offset 1.
-        MemorySegment array = producer.array(4, 1, 1,
-                new MemorySegment[] {producer.validity(true, true, false, true, true), producer.longs(9, 1, 2, 3, 4)});
+        MemorySegment array = producer.array(4, 1, 1, new MemorySegment[] {
+            producer.validity(true, true, false, true, true), producer.longs(9, 1, 2, 3, 4)
+        });
         ImportedArray imported = ImportedArray.receive(tracker, produce(array, schema));
         assertEquals(1, tracker.liveArrays());
 
@@ -126,7 +131,9 @@ class ImportedArrayTest {
         assertEquals(0, tracker.liveArrays());
         assertEquals(0, tracker.liveBytes());
         assertThrows(IllegalStateException.class, () -> prices.getLong(0));
-        assertThrows(IllegalStateException.class, () -> imported.view().buffer(1).get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
+        assertThrows(
+                IllegalStateException.class,
+                () -> imported.view().buffer(1).get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
     }
 
     @Test
@@ -135,7 +142,8 @@ class ImportedArrayTest {
         MemorySegment schema = producer.schema("u", "channel", NULLABLE);
         // Physical values: "xx", "", "héllo", null, "!"; logical starts at 1.
         MemorySegment array = producer.array(4, 1, 1, new MemorySegment[] {
-                producer.validity(true, true, true, false, true), producer.ints(0, 2, 2, 8, 8, 9), producer.bytes(data)});
+            producer.validity(true, true, true, false, true), producer.ints(0, 2, 2, 8, 8, 9), producer.bytes(data)
+        });
         BytesColumnVector strings;
         try (ImportedArray imported = ImportedArray.receive(tracker, produce(array, schema))) {
             strings = (BytesColumnVector) ArrowVectors.of(imported.view());
@@ -151,13 +159,15 @@ class ImportedArrayTest {
 
     @Test
     void structOffsetsCarryIntoColumnsOfABatch() {
-        MemorySegment schema = producer.schema("+s", "", 0,
-                producer.schema("i", "auction", 0), producer.schema("tsu:UTC", "ts", NULLABLE));
+        MemorySegment schema = producer.schema(
+                "+s", "", 0, producer.schema("i", "auction", 0), producer.schema("tsu:UTC", "ts", NULLABLE));
         MemorySegment auctions = producer.array(4, 0, 0, new MemorySegment[] {null, producer.ints(10, 11, 12, 13)});
-        MemorySegment times = producer.array(4, 0, 0, new MemorySegment[] {null, producer.longs(-1, 0, 1_500, 2_000_001)});
+        MemorySegment times =
+                producer.array(4, 0, 0, new MemorySegment[] {null, producer.longs(-1, 0, 1_500, 2_000_001)});
         // The batch is sliced to rows 2..3; the offset applies to both children.
         MemorySegment batch = producer.array(2, 0, 2, new MemorySegment[] {null}, auctions, times);
-        try (ArrowColumnarBatch columnar = new ArrowColumnarBatch(ImportedArray.receive(tracker, produce(batch, schema)))) {
+        try (ArrowColumnarBatch columnar =
+                new ArrowColumnarBatch(ImportedArray.receive(tracker, produce(batch, schema)))) {
             assertEquals(2, columnar.numRows());
             ColumnarRowData row = columnar.row(0);
             assertEquals(12, row.getInt(0));
@@ -185,13 +195,15 @@ class ImportedArrayTest {
     void decimalsCompactAndWide() {
         MemorySegment schema = producer.schema("d:38,2", "amount", 0);
         // 12345 (compact), -1 (compact), 2^64 (needs the high word).
-        MemorySegment array = producer.array(3, 0, 0,
-                new MemorySegment[] {null, producer.longs(12345, 0, -1, -1, 0, 1)});
+        MemorySegment array =
+                producer.array(3, 0, 0, new MemorySegment[] {null, producer.longs(12345, 0, -1, -1, 0, 1)});
         try (ImportedArray imported = ImportedArray.receive(tracker, produce(array, schema))) {
             DecimalColumnVector d = (DecimalColumnVector) ArrowVectors.of(imported.view());
             assertEquals(new BigDecimal("123.45"), d.getDecimal(0, 38, 2).toBigDecimal());
             assertEquals(new BigDecimal("-0.01"), d.getDecimal(1, 38, 2).toBigDecimal());
-            assertEquals(new BigDecimal("184467440737095516.16"), d.getDecimal(2, 38, 2).toBigDecimal());
+            assertEquals(
+                    new BigDecimal("184467440737095516.16"),
+                    d.getDecimal(2, 38, 2).toBigDecimal());
             assertEquals(new BigDecimal("123.45"), d.getDecimal(0, 9, 2).toBigDecimal());
         }
     }
@@ -199,7 +211,8 @@ class ImportedArrayTest {
     @Test
     void timeMicrosBecomeFlinkMillis() {
         MemorySegment schema = producer.schema("ttu", "t", 0);
-        MemorySegment array = producer.array(2, 0, 0, new MemorySegment[] {null, producer.longs(86_399_999_999L, 1_999)});
+        MemorySegment array =
+                producer.array(2, 0, 0, new MemorySegment[] {null, producer.longs(86_399_999_999L, 1_999)});
         try (ImportedArray imported = ImportedArray.receive(tracker, produce(array, schema))) {
             IntColumnVector t = (IntColumnVector) ArrowVectors.of(imported.view());
             assertEquals(86_399_999, t.getInt(0));
@@ -211,10 +224,15 @@ class ImportedArrayTest {
     void dictionaryEncodedStringsAreReadThroughTheirIndices() {
         MemorySegment dictSchema = producer.schema("u", "", 0);
         MemorySegment schema = producer.dictionarySchema("i", "channel", NULLABLE, dictSchema);
-        MemorySegment dictionary = producer.array(2, 0, 0,
-                new MemorySegment[] {null, producer.ints(0, 6, 14), producer.bytes("GoogleFacebook".getBytes())});
-        MemorySegment array = producer.dictionaryArray(4, 1, 0,
-                new MemorySegment[] {producer.validity(true, true, false, true), producer.ints(1, 0, 7, 1)}, dictionary);
+        MemorySegment dictionary = producer.array(
+                2, 0, 0, new MemorySegment[] {null, producer.ints(0, 6, 14), producer.bytes("GoogleFacebook".getBytes())
+                });
+        MemorySegment array = producer.dictionaryArray(
+                4,
+                1,
+                0,
+                new MemorySegment[] {producer.validity(true, true, false, true), producer.ints(1, 0, 7, 1)},
+                dictionary);
         try (ImportedArray imported = ImportedArray.receive(tracker, produce(array, schema))) {
             assertEquals(new ArrowType.Utf8(false), imported.field().type());
             assertEquals(new ArrowType.Int(32, true), imported.field().dictionaryIndex());
@@ -232,8 +250,12 @@ class ImportedArrayTest {
     void listsAndMaps() {
         MemorySegment listSchema = producer.schema("+l", "tags", NULLABLE, producer.schema("l", "element", 0));
         MemorySegment elements = producer.array(5, 0, 0, new MemorySegment[] {null, producer.longs(1, 2, 3, 4, 5)});
-        MemorySegment list = producer.array(3, 1, 0,
-                new MemorySegment[] {producer.validity(true, false, true), producer.ints(0, 2, 2, 5)}, elements);
+        MemorySegment list = producer.array(
+                3,
+                1,
+                0,
+                new MemorySegment[] {producer.validity(true, false, true), producer.ints(0, 2, 2, 5)},
+                elements);
         try (ImportedArray imported = ImportedArray.receive(tracker, produce(list, listSchema))) {
             ArrayColumnVector tags = (ArrayColumnVector) ArrowVectors.of(imported.view());
             ArrayData first = tags.getArray(0);
@@ -242,8 +264,12 @@ class ImportedArrayTest {
             assertArrayEquals(new long[] {3, 4, 5}, tags.getArray(2).toLongArray());
         }
 
-        MemorySegment mapSchema = producer.schema("+m", "attrs", 0, producer.schema("+s", "entries", 0,
-                producer.schema("i", "key", 0), producer.schema("l", "value", NULLABLE)));
+        MemorySegment mapSchema = producer.schema(
+                "+m",
+                "attrs",
+                0,
+                producer.schema(
+                        "+s", "entries", 0, producer.schema("i", "key", 0), producer.schema("l", "value", NULLABLE)));
         MemorySegment keys = producer.array(3, 0, 0, new MemorySegment[] {null, producer.ints(7, 8, 9)});
         MemorySegment values = producer.array(3, 0, 0, new MemorySegment[] {null, producer.longs(70, 80, 90)});
         MemorySegment entries = producer.array(3, 0, 0, new MemorySegment[] {null}, keys, values);
@@ -261,7 +287,8 @@ class ImportedArrayTest {
     void aMalformedArrayIsRefusedAndStillReleased() {
         MemorySegment schema = producer.schema("l", "price", 0);
         MemorySegment array = producer.array(3, 0, 0, new MemorySegment[] {null, producer.longs(1, 2, 3), null});
-        var e = assertThrows(IllegalArgumentException.class, () -> ImportedArray.receive(tracker, produce(array, schema)));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> ImportedArray.receive(tracker, produce(array, schema)));
         assertTrue(e.getMessage().contains("'price'") && e.getMessage().contains("n_buffers is 3"), e.getMessage());
         assertEquals(1, arrayReleases());
         assertEquals(1, schemaReleases());
@@ -273,23 +300,26 @@ class ImportedArrayTest {
     void missingDataBufferAndMissingValidityAreRefused() {
         MemorySegment schema = producer.schema("i", "x", NULLABLE);
         MemorySegment noData = producer.array(3, 0, 0, new MemorySegment[] {null, null});
-        var e = assertThrows(IllegalArgumentException.class, () -> ImportedArray.receive(tracker, produce(noData, schema)));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> ImportedArray.receive(tracker, produce(noData, schema)));
         assertTrue(e.getMessage().contains("buffer 1 is NULL"), e.getMessage());
 
         MemorySegment schema2 = producer.schema("i", "x", NULLABLE);
         MemorySegment noValidity = producer.array(3, 2, 0, new MemorySegment[] {null, producer.ints(1, 2, 3)});
-        var e2 = assertThrows(IllegalArgumentException.class,
-                () -> ImportedArray.receive(tracker, produce(noValidity, schema2)));
+        var e2 = assertThrows(
+                IllegalArgumentException.class, () -> ImportedArray.receive(tracker, produce(noValidity, schema2)));
         assertTrue(e2.getMessage().contains("validity buffer is NULL"), e2.getMessage());
     }
 
     @Test
     void aProducerThatFailsLeavesNothingBehind() {
         MemorySegment schema = producer.schema("l", "price", 0);
-        var e = assertThrows(IllegalStateException.class, () -> ImportedArray.receive(tracker, (outArray, outSchema) -> {
-            HandMadeArrays.moveSchema(schema, outSchema);
-            throw new IllegalStateException("native call failed");
-        }));
+        var e = assertThrows(
+                IllegalStateException.class,
+                () -> ImportedArray.receive(tracker, (outArray, outSchema) -> {
+                    HandMadeArrays.moveSchema(schema, outSchema);
+                    throw new IllegalStateException("native call failed");
+                }));
         assertEquals("native call failed", e.getMessage());
         assertEquals(1, schemaReleases(), "the half-filled schema was released");
         assertEquals(0, tracker.liveBytes());
@@ -298,9 +328,10 @@ class ImportedArrayTest {
     @Test
     void unknownFormatsNameTheField() {
         MemorySegment schema = producer.schema("+s", "", 0, producer.schema("vu", "view", 0));
-        MemorySegment array = producer.array(0, 0, 0, new MemorySegment[] {null},
-                producer.array(0, 0, 0, new MemorySegment[] {null, null}));
-        var e = assertThrows(IllegalArgumentException.class, () -> ImportedArray.receive(tracker, produce(array, schema)));
+        MemorySegment array = producer.array(
+                0, 0, 0, new MemorySegment[] {null}, producer.array(0, 0, 0, new MemorySegment[] {null, null}));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> ImportedArray.receive(tracker, produce(array, schema)));
         assertTrue(e.getMessage().contains("'view'") && e.getMessage().contains("'vu'"), e.getMessage());
     }
 }

@@ -62,26 +62,35 @@ class TypeMappingTest {
 
     @Test
     void nullabilityFollowsIcebergOptionality() {
-        assertFalse(TypeMapping.toArrow(Types.NestedField.required(1, "id", Types.LongType.get())).nullable());
+        assertFalse(TypeMapping.toArrow(Types.NestedField.required(1, "id", Types.LongType.get()))
+                .nullable());
         assertFalse(TypeMapping.toFlink(Types.LongType.get(), false).isNullable());
-        assertTrue(TypeMapping.toArrow(Types.NestedField.optional(1, "id", Types.LongType.get())).nullable());
+        assertTrue(TypeMapping.toArrow(Types.NestedField.optional(1, "id", Types.LongType.get()))
+                .nullable());
     }
 
     @Test
     void nestedTypesMapStructurally() {
         Schema schema = new Schema(
                 Types.NestedField.required(1, "id", Types.LongType.get()),
-                Types.NestedField.optional(2, "point", Types.StructType.of(
-                        Types.NestedField.required(3, "x", Types.DoubleType.get()),
-                        Types.NestedField.optional(4, "label", Types.StringType.get()))),
+                Types.NestedField.optional(
+                        2,
+                        "point",
+                        Types.StructType.of(
+                                Types.NestedField.required(3, "x", Types.DoubleType.get()),
+                                Types.NestedField.optional(4, "label", Types.StringType.get()))),
                 Types.NestedField.optional(5, "tags", Types.ListType.ofOptional(6, Types.StringType.get())),
-                Types.NestedField.optional(7, "scores", Types.MapType.ofRequired(8, 9, Types.StringType.get(),
-                        Types.IntegerType.get())));
+                Types.NestedField.optional(
+                        7, "scores", Types.MapType.ofRequired(8, 9, Types.StringType.get(), Types.IntegerType.get())));
         ArrowField batch = TypeMapping.toArrow(schema);
         assertEquals(new ArrowType.Struct(), batch.type());
-        assertEquals(List.of("id", "point", "tags", "scores"), batch.children().stream().map(ArrowField::name).toList());
+        assertEquals(
+                List.of("id", "point", "tags", "scores"),
+                batch.children().stream().map(ArrowField::name).toList());
         ArrowField point = batch.child(1);
-        assertEquals(List.of("x", "label"), point.children().stream().map(ArrowField::name).toList());
+        assertEquals(
+                List.of("x", "label"),
+                point.children().stream().map(ArrowField::name).toList());
         assertFalse(point.child(0).nullable());
         ArrowField tags = batch.child(2);
         assertEquals(new ArrowType.List(false), tags.type());
@@ -99,26 +108,72 @@ class TypeMappingTest {
 
     @Test
     void flinkTypesWithoutIcebergCounterpartsStillMap() {
-        assertEquals("ttu", ArrowFormat.render(TypeMapping.toArrow("t", new TimeType(3)).type()));
-        assertEquals("tsu:", ArrowFormat.render(TypeMapping.toArrow("t", new TimestampType(3)).type()));
-        assertEquals("tsu:UTC", ArrowFormat.render(TypeMapping.toArrow("t", new LocalZonedTimestampType(0)).type()));
-        assertEquals("u", ArrowFormat.render(TypeMapping.toArrow("s", new VarCharType(10)).type()));
-        assertEquals("z", ArrowFormat.render(TypeMapping.toArrow("b", new VarBinaryType(10)).type()));
-        assertEquals("w:3", ArrowFormat.render(TypeMapping.toArrow("b", new BinaryType(3)).type()));
+        assertEquals(
+                "ttu",
+                ArrowFormat.render(TypeMapping.toArrow("t", new TimeType(3)).type()));
+        assertEquals(
+                "tsu:",
+                ArrowFormat.render(
+                        TypeMapping.toArrow("t", new TimestampType(3)).type()));
+        assertEquals(
+                "tsu:UTC",
+                ArrowFormat.render(
+                        TypeMapping.toArrow("t", new LocalZonedTimestampType(0)).type()));
+        assertEquals(
+                "u",
+                ArrowFormat.render(TypeMapping.toArrow("s", new VarCharType(10)).type()));
+        assertEquals(
+                "z",
+                ArrowFormat.render(
+                        TypeMapping.toArrow("b", new VarBinaryType(10)).type()));
+        assertEquals(
+                "w:3",
+                ArrowFormat.render(TypeMapping.toArrow("b", new BinaryType(3)).type()));
     }
 
     @Test
     void unmappableTypesAreNamed() {
-        var e = assertThrows(UnsupportedOperationException.class,
-                () -> TypeMapping.toArrow("v", Types.VariantType.get(), true));
+        var e = assertThrows(
+                UnsupportedOperationException.class, () -> TypeMapping.toArrow("v", Types.VariantType.get(), true));
         assertTrue(e.getMessage().contains("variant"), e.getMessage());
     }
 
     @Test
     void formatStringsRoundTrip() {
-        for (String format : List.of("n", "b", "c", "C", "s", "S", "i", "I", "l", "L", "f", "g", "d:5,0", "d:38,38",
-                "tdD", "tdm", "tts", "ttm", "ttu", "ttn", "tss:", "tsm:Europe/Paris", "tsu:UTC", "tsn:", "u", "U", "z",
-                "Z", "w:1", "+s", "+l", "+L", "+m")) {
+        for (String format : List.of(
+                "n",
+                "b",
+                "c",
+                "C",
+                "s",
+                "S",
+                "i",
+                "I",
+                "l",
+                "L",
+                "f",
+                "g",
+                "d:5,0",
+                "d:38,38",
+                "tdD",
+                "tdm",
+                "tts",
+                "ttm",
+                "ttu",
+                "ttn",
+                "tss:",
+                "tsm:Europe/Paris",
+                "tsu:UTC",
+                "tsn:",
+                "u",
+                "U",
+                "z",
+                "Z",
+                "w:1",
+                "+s",
+                "+l",
+                "+L",
+                "+m")) {
             assertEquals(format, ArrowFormat.render(ArrowFormat.parse(format)), format);
         }
         assertEquals(new ArrowType.Decimal(10, 3), ArrowFormat.parse("d:10,3,128"));

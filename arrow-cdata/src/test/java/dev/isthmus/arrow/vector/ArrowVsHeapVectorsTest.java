@@ -49,18 +49,33 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ExtendWith(LeakCheckExtension.class)
 class ArrowVsHeapVectorsTest {
     /** Every type Flink has a heap vector for, flat and nested. */
-    static final RowType HEAP_TYPES = RowType.of(new LogicalType[] {
-        new BooleanType(), new TinyIntType(), new SmallIntType(), new IntType(), new BigIntType(false),
-        new FloatType(), new DoubleType(), new DateType(), new TimeType(), new TimestampType(6),
-        new TimestampType(9), new LocalZonedTimestampType(6), new VarCharType(VarCharType.MAX_LENGTH),
-        new VarBinaryType(VarBinaryType.MAX_LENGTH), new BinaryType(16),
-        RowType.of(new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"a", "b"}),
-        new ArrayType(new BigIntType()),
-        new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), new DoubleType()),
-    }, new String[] {
-        "bool", "i8", "i16", "i32", "i64", "f32", "f64", "date", "time", "ts6", "ts9", "ltz6", "str", "bin", "fixed",
-        "point", "longs", "weights"
-    });
+    static final RowType HEAP_TYPES = RowType.of(
+            new LogicalType[] {
+                new BooleanType(),
+                new TinyIntType(),
+                new SmallIntType(),
+                new IntType(),
+                new BigIntType(false),
+                new FloatType(),
+                new DoubleType(),
+                new DateType(),
+                new TimeType(),
+                new TimestampType(6),
+                new TimestampType(9),
+                new LocalZonedTimestampType(6),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new VarBinaryType(VarBinaryType.MAX_LENGTH),
+                new BinaryType(16),
+                RowType.of(
+                        new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+                        new String[] {"a", "b"}),
+                new ArrayType(new BigIntType()),
+                new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), new DoubleType()),
+            },
+            new String[] {
+                "bool", "i8", "i16", "i32", "i64", "f32", "f64", "date", "time", "ts6", "ts9", "ltz6", "str", "bin",
+                "fixed", "point", "longs", "weights"
+            });
 
     private final MemoryTracker tracker = MemoryTracker.root().child("ArrowVsHeapVectorsTest");
 
@@ -73,8 +88,8 @@ class ArrowVsHeapVectorsTest {
         return NativeRoundTrip.batch(rows, type, tracker);
     }
 
-    private static void assertSameRows(List<? extends RowData> expected, VectorizedColumnBatch batch, RowType type,
-            String what) {
+    private static void assertSameRows(
+            List<? extends RowData> expected, VectorizedColumnBatch batch, RowType type, String what) {
         assertEquals(expected.size(), batch.getNumRows(), what + " row count");
         ColumnarRowData row = new ColumnarRowData(batch);
         for (int i = 0; i < expected.size(); i++) {
@@ -121,10 +136,13 @@ class ArrowVsHeapVectorsTest {
      */
     @Test
     void binaryElementsOfListsAndMapsReadBack() {
-        RowType type = RowType.of(new LogicalType[] {
-            new ArrayType(new VarBinaryType(VarBinaryType.MAX_LENGTH)),
-            new MapType(new BinaryType(false, 4), new VarBinaryType(VarBinaryType.MAX_LENGTH)),
-            new ArrayType(new BinaryType(16))}, new String[] {"blobs", "by_key", "ids"});
+        RowType type = RowType.of(
+                new LogicalType[] {
+                    new ArrayType(new VarBinaryType(VarBinaryType.MAX_LENGTH)),
+                    new MapType(new BinaryType(false, 4), new VarBinaryType(VarBinaryType.MAX_LENGTH)),
+                    new ArrayType(new BinaryType(16))
+                },
+                new String[] {"blobs", "by_key", "ids"});
         List<GenericRowData> rows = new RandomRows(12, 0.1).rows(type, 400);
         try (ArrowColumnarBatch arrow = throughNative(rows, type)) {
             assertSameRows(rows, arrow.batch(), type, "binary in lists and maps");
@@ -134,8 +152,8 @@ class ArrowVsHeapVectorsTest {
     @Test
     void binaryAndJoinedRowsReadBackLikeGenericOnes() {
         List<GenericRowData> rows = new RandomRows(9, 0.1).rows(RandomRows.EVERY_BINARY_ROW_TYPE, 500);
-        try (ArrowColumnarBatch arrow = throughNative(RandomRows.binary(rows, RandomRows.EVERY_BINARY_ROW_TYPE),
-                RandomRows.EVERY_BINARY_ROW_TYPE)) {
+        try (ArrowColumnarBatch arrow = throughNative(
+                RandomRows.binary(rows, RandomRows.EVERY_BINARY_ROW_TYPE), RandomRows.EVERY_BINARY_ROW_TYPE)) {
             assertSameRows(rows, arrow.batch(), RandomRows.EVERY_BINARY_ROW_TYPE, "from binary rows");
         }
     }
@@ -147,15 +165,23 @@ class ArrowVsHeapVectorsTest {
      */
     @Test
     void nestedVectorsRebuiltFromTheirPartsReadTheParts() {
-        RowType pair = RowType.of(new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)},
-                new String[] {"a", "b"});
-        RowType type = RowType.of(new LogicalType[] {pair, new ArrayType(pair),
-            new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), pair)}, new String[] {"s", "l", "m"});
+        RowType pair = RowType.of(
+                new LogicalType[] {new IntType(), new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"a", "b"});
+        RowType type = RowType.of(
+                new LogicalType[] {
+                    pair, new ArrayType(pair), new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), pair)
+                },
+                new String[] {"s", "l", "m"});
         List<GenericRowData> rows = new RandomRows(13, 0.15).rows(type, 300);
-        RowType swapped = RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()},
-                new String[] {"b", "a"});
-        RowType rebuilt = RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), swapped,
-            new ArrayType(swapped), new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), swapped)},
+        RowType swapped = RowType.of(
+                new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH), new IntType()}, new String[] {"b", "a"});
+        RowType rebuilt = RowType.of(
+                new LogicalType[] {
+                    new VarCharType(VarCharType.MAX_LENGTH),
+                    swapped,
+                    new ArrayType(swapped),
+                    new MapType(new VarCharType(false, VarCharType.MAX_LENGTH), swapped)
+                },
                 new String[] {"s_b", "s", "l", "m"});
         try (ArrowColumnarBatch sliced = NativeRoundTrip.sliced(rows, type, 37, 200, tracker)) {
             var columns = sliced.batch().columns;
@@ -165,7 +191,8 @@ class ArrowVsHeapVectorsTest {
                 ArrowVectors.field(columns[0], 1),
                 ArrowVectors.withFields(columns[0], swap(columns[0])),
                 ArrowVectors.withElements(columns[1], ArrowVectors.withFields(elements, swap(elements))),
-                ArrowVectors.withElements(columns[2], ArrowVectors.withFields(values, swap(values)))});
+                ArrowVectors.withElements(columns[2], ArrowVectors.withFields(values, swap(values)))
+            });
             ColumnarRowData row = new ColumnarRowData(parts);
             for (int i = 0; i < 200; i++) {
                 row.setRowId(i);
@@ -175,15 +202,21 @@ class ArrowVsHeapVectorsTest {
                 expected.add(s == null ? null : s.get(1));
                 expected.add(s == null ? null : Arrays.asList(s.get(1), s.get(0)));
                 List<?> l = (List<?>) whole.get(1);
-                expected.add(l == null ? null : l.stream().map(e -> e == null ? null
-                        : Arrays.asList(((List<?>) e).get(1), ((List<?>) e).get(0))).toList());
+                expected.add(
+                        l == null
+                                ? null
+                                : l.stream()
+                                        .map(e -> e == null
+                                                ? null
+                                                : Arrays.asList(((List<?>) e).get(1), ((List<?>) e).get(0)))
+                                        .toList());
                 Map<?, ?> m = (Map<?, ?>) whole.get(2);
                 if (m == null) {
                     expected.add(null);
                 } else {
                     Map<Object, Object> swappedMap = new LinkedHashMap<>();
-                    m.forEach((k, v) -> swappedMap.put(k, v == null ? null
-                            : Arrays.asList(((List<?>) v).get(1), ((List<?>) v).get(0))));
+                    m.forEach((k, v) -> swappedMap.put(
+                            k, v == null ? null : Arrays.asList(((List<?>) v).get(1), ((List<?>) v).get(0))));
                     expected.add(swappedMap);
                 }
                 assertEquals(expected, FlinkValues.row(row, rebuilt), "row " + i);
@@ -191,9 +224,7 @@ class ArrowVsHeapVectorsTest {
         }
     }
 
-    private static ColumnVector[] swap(
-            ColumnVector struct) {
-        return new ColumnVector[] {
-            ArrowVectors.field(struct, 1), ArrowVectors.field(struct, 0)};
+    private static ColumnVector[] swap(ColumnVector struct) {
+        return new ColumnVector[] {ArrowVectors.field(struct, 1), ArrowVectors.field(struct, 0)};
     }
 }

@@ -81,27 +81,51 @@ class BinaryRowTransposerTest {
      * wide decimals and timestamps, fixed-width bytes inline (5) and not (16), and (from the
      * random text and bytes) strings of 0 to 24 bytes.
      */
-    static final RowType FLAT = RowType.of(new LogicalType[] {
-        new BooleanType(), new TinyIntType(), new SmallIntType(), new IntType(false), new BigIntType(),
-        new FloatType(), new DoubleType(false), new DecimalType(9, 2), new DecimalType(false, 18, 4),
-        new DecimalType(19, 0), new DecimalType(38, 10), new DateType(), new TimeType(), new TimestampType(3),
-        new TimestampType(false, 6), new TimestampType(9), new LocalZonedTimestampType(3),
-        new LocalZonedTimestampType(6), new LocalZonedTimestampType(9), new VarCharType(VarCharType.MAX_LENGTH),
-        new VarCharType(false, VarCharType.MAX_LENGTH), new CharType(3), new VarBinaryType(VarBinaryType.MAX_LENGTH),
-        new BinaryType(16), new BinaryType(5),
-    }, new String[] {
-        "bool", "i8", "i16", "i32", "i64", "f32", "f64", "dec9", "dec18", "dec19", "dec38", "date", "time", "ts3",
-        "ts6", "ts9", "ltz3", "ltz6", "ltz9", "str", "str_nn", "chr", "bin", "fixed16", "fixed5"
-    });
+    static final RowType FLAT = RowType.of(
+            new LogicalType[] {
+                new BooleanType(),
+                new TinyIntType(),
+                new SmallIntType(),
+                new IntType(false),
+                new BigIntType(),
+                new FloatType(),
+                new DoubleType(false),
+                new DecimalType(9, 2),
+                new DecimalType(false, 18, 4),
+                new DecimalType(19, 0),
+                new DecimalType(38, 10),
+                new DateType(),
+                new TimeType(),
+                new TimestampType(3),
+                new TimestampType(false, 6),
+                new TimestampType(9),
+                new LocalZonedTimestampType(3),
+                new LocalZonedTimestampType(6),
+                new LocalZonedTimestampType(9),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new VarCharType(false, VarCharType.MAX_LENGTH),
+                new CharType(3),
+                new VarBinaryType(VarBinaryType.MAX_LENGTH),
+                new BinaryType(16),
+                new BinaryType(5),
+            },
+            new String[] {
+                "bool", "i8", "i16", "i32", "i64", "f32", "f64", "dec9", "dec18", "dec19", "dec38", "date", "time",
+                "ts3", "ts6", "ts9", "ltz3", "ltz6", "ltz9", "str", "str_nn", "chr", "bin", "fixed16", "fixed5"
+            });
 
     /** The fields of {@link #FLAT} the generated row writers take: all but wide decimals and fixed-width bytes. */
     static final RowType GENERATED = new RowType(FLAT.getFields().stream()
-            .filter(f -> !List.of("dec19", "dec38", "fixed16", "fixed5").contains(f.getName())).toList());
+            .filter(f -> !List.of("dec19", "dec38", "fixed16", "fixed5").contains(f.getName()))
+            .toList());
 
     /** The fields of {@link #FLAT} written from their slots alone. */
     static final RowType SLOTS = new RowType(FLAT.getFields().stream()
-            .filter(f -> List.of("bool", "i8", "i16", "i32", "i64", "f32", "f64", "dec9", "dec18", "date", "time", "ts3",
-                    "ltz3").contains(f.getName())).toList());
+            .filter(f -> List.of(
+                            "bool", "i8", "i16", "i32", "i64", "f32", "f64", "dec9", "dec18", "date", "time", "ts3",
+                            "ltz3")
+                    .contains(f.getName()))
+            .toList());
 
     private final MemoryTracker tracker = MemoryTracker.root().child("BinaryRowTransposerTest");
 
@@ -111,14 +135,26 @@ class BinaryRowTransposerTest {
     }
 
     /** Rows {@code selection} of the batch (all when null), compared with Flink's binary rows of the columnar rows. */
-    private static void assertTransposedAsFlink(VectorizedColumnBatch batch, int[] selection, int count,
-            List<? extends RowData> original, RowType type, BinaryRows into, String what) {
+    private static void assertTransposedAsFlink(
+            VectorizedColumnBatch batch,
+            int[] selection,
+            int count,
+            List<? extends RowData> original,
+            RowType type,
+            BinaryRows into,
+            String what) {
         new BinaryRowTransposer(type).transpose(batch.columns, selection, count, into);
         assertTransposed(batch, selection, count, original, type, into, what);
     }
 
-    private static void assertTransposed(VectorizedColumnBatch batch, int[] selection, int count,
-            List<? extends RowData> original, RowType type, BinaryRows into, String what) {
+    private static void assertTransposed(
+            VectorizedColumnBatch batch,
+            int[] selection,
+            int count,
+            List<? extends RowData> original,
+            RowType type,
+            BinaryRows into,
+            String what) {
         RowDataSerializer serializer = new RowDataSerializer(type);
         assertEquals(count, into.count(), what + ": row count");
         ColumnarRowData columnar = new ColumnarRowData(batch);
@@ -129,7 +165,8 @@ class BinaryRowTransposerTest {
             into.pointTo(transposed, k);
             BinaryRowData expected = serializer.toBinaryRow(columnar);
             String at = what + ", row " + k + " (batch row " + row + ")";
-            assertEquals(expected, transposed, () -> at + "\nexpected " + hex(expected) + "\nactual   " + hex(transposed));
+            assertEquals(
+                    expected, transposed, () -> at + "\nexpected " + hex(expected) + "\nactual   " + hex(transposed));
             assertEquals(FlinkValues.row(original.get(row), type), FlinkValues.row(transposed, type), at);
             assertEquals(FlinkValues.row(columnar, type), FlinkValues.row(transposed, type), at);
         }
@@ -165,16 +202,28 @@ class BinaryRowTransposerTest {
             assertTransposedAsFlink(arrow.batch(), null, rows.size(), rows, FLAT, into, "every row");
             SplittableRandom random = new SplittableRandom(seed);
             int count = random.nextInt(1, rows.size());
-            assertTransposedAsFlink(arrow.batch(), randomSelection(random, rows.size(), count), count, rows, FLAT,
-                    into, "a selection of " + count);
+            assertTransposedAsFlink(
+                    arrow.batch(),
+                    randomSelection(random, rows.size(), count),
+                    count,
+                    rows,
+                    FLAT,
+                    into,
+                    "a selection of " + count);
             assertTransposedAsFlink(arrow.batch(), new int[0], 0, rows, FLAT, into, "no row");
             // Consecutive rows read their string offsets in one copy; near-consecutive ones must not.
-            assertTransposedAsFlink(arrow.batch(), new int[] {300, 301, 302, 303}, 4, rows, FLAT, into,
-                    "consecutive rows");
-            assertTransposedAsFlink(arrow.batch(), new int[] {300, 300, 302}, 3, rows, FLAT, into,
+            assertTransposedAsFlink(
+                    arrow.batch(), new int[] {300, 301, 302, 303}, 4, rows, FLAT, into, "consecutive rows");
+            assertTransposedAsFlink(
+                    arrow.batch(),
+                    new int[] {300, 300, 302},
+                    3,
+                    rows,
+                    FLAT,
+                    into,
                     "a repeat and a gap spanning as many rows");
-            assertTransposedAsFlink(arrow.batch(), new int[] {301, 300, 302}, 3, rows, FLAT, into,
-                    "the same rows out of order");
+            assertTransposedAsFlink(
+                    arrow.batch(), new int[] {301, 300, 302}, 3, rows, FLAT, into, "the same rows out of order");
         }
     }
 
@@ -185,8 +234,11 @@ class BinaryRowTransposerTest {
      */
     @Test
     void stringsOfAnyLengthAndSelectionsOfAnySizeTransposeAsFlinksWriterWritesThem() {
-        RowType type = RowType.of(new LogicalType[] {new VarCharType(VarCharType.MAX_LENGTH),
-            new VarBinaryType(false, VarBinaryType.MAX_LENGTH)}, new String[] {"text", "bytes"});
+        RowType type = RowType.of(
+                new LogicalType[] {
+                    new VarCharType(VarCharType.MAX_LENGTH), new VarBinaryType(false, VarBinaryType.MAX_LENGTH)
+                },
+                new String[] {"text", "bytes"});
         SplittableRandom random = new SplittableRandom(13);
         for (int maxLength : new int[] {12, 40, 400}) {
             List<GenericRowData> rows = new ArrayList<>();
@@ -199,8 +251,14 @@ class BinaryRowTransposerTest {
             try (ArrowColumnarBatch arrow = NativeRoundTrip.batch(rows, type, tracker)) {
                 BinaryRows into = new BinaryRows();
                 for (int count : new int[] {1_000, 400, 7}) {
-                    assertTransposedAsFlink(arrow.batch(), randomSelection(random, rows.size(), count), count, rows,
-                            type, into, count + " rows of strings up to " + maxLength + " bytes");
+                    assertTransposedAsFlink(
+                            arrow.batch(),
+                            randomSelection(random, rows.size(), count),
+                            count,
+                            rows,
+                            type,
+                            into,
+                            count + " rows of strings up to " + maxLength + " bytes");
                 }
             }
         }
@@ -217,10 +275,12 @@ class BinaryRowTransposerTest {
         List<GenericRowData> rows = new RandomRows(14, nulls).rows(GENERATED, 1_500);
         try (ArrowColumnarBatch arrow = NativeRoundTrip.batch(rows, GENERATED, tracker)) {
             ColumnVector[] columns = arrow.batch().columns;
-            assertTrue(Arrays.stream(columns).anyMatch(c -> ((ValidityVector) c).validity == null),
+            assertTrue(
+                    Arrays.stream(columns).anyMatch(c -> ((ValidityVector) c).validity == null),
                     "a column without a validity buffer, written without null checks");
             if (nulls > 0) {
-                assertTrue(Arrays.stream(columns).anyMatch(c -> ((ValidityVector) c).validity != null),
+                assertTrue(
+                        Arrays.stream(columns).anyMatch(c -> ((ValidityVector) c).validity != null),
                         "a column with nulls");
             }
             BinaryRowTransposer transposer = new BinaryRowTransposer(GENERATED);
@@ -256,7 +316,8 @@ class BinaryRowTransposerTest {
         RowType text = RowType.of(new VarCharType(VarCharType.MAX_LENGTH));
         for (int length : new int[] {100, 200}) {
             List<GenericRowData> strings = IntStream.range(0, 300)
-                    .mapToObj(i -> GenericRowData.of(StringData.fromString("x".repeat(length)))).toList();
+                    .mapToObj(i -> GenericRowData.of(StringData.fromString("x".repeat(length))))
+                    .toList();
             try (ArrowColumnarBatch arrow = NativeRoundTrip.batch(strings, text, tracker)) {
                 BinaryRowTransposer transposer = new BinaryRowTransposer(text);
                 BinaryRows into = new BinaryRows();
@@ -276,7 +337,9 @@ class BinaryRowTransposerTest {
                 BinaryRows into = new BinaryRows();
                 transposer.transpose(arrow.batch().columns, null, wideRows.size(), into);
                 assertTransposed(arrow.batch(), null, wideRows.size(), wideRows, wide, into, arity + " fields");
-                assertEquals(arity <= RowWriterGenerator.MAX_FIELDS ? 1 : 0, transposer.generatedBatches(),
+                assertEquals(
+                        arity <= RowWriterGenerator.MAX_FIELDS ? 1 : 0,
+                        transposer.generatedBatches(),
                         arity + " fields");
             }
         }
@@ -289,10 +352,11 @@ class BinaryRowTransposerTest {
         for (int c = 0; c < FLAT.getFieldCount(); c++) {
             RowType single = new RowType(List.of(FLAT.getFields().get(c)));
             int field = c;
-            List<GenericRowData> column = rows.stream().map(r -> GenericRowData.of(r.getField(field))).toList();
+            List<GenericRowData> column =
+                    rows.stream().map(r -> GenericRowData.of(r.getField(field))).toList();
             try (ArrowColumnarBatch arrow = NativeRoundTrip.batch(column, single, tracker)) {
-                assertTransposedAsFlink(arrow.batch(), null, column.size(), column, single, new BinaryRows(),
-                        single.toString());
+                assertTransposedAsFlink(
+                        arrow.batch(), null, column.size(), column, single, new BinaryRows(), single.toString());
             }
         }
     }
@@ -302,10 +366,16 @@ class BinaryRowTransposerTest {
     void slicedBatchesTransposeOnlyTheirSlice() {
         List<GenericRowData> rows = new RandomRows(7, 0.2).rows(FLAT, 300);
         try (ArrowColumnarBatch sliced = NativeRoundTrip.sliced(rows, FLAT, 37, 200, tracker)) {
-            assertTransposedAsFlink(sliced.batch(), null, 200, rows.subList(37, 237), FLAT, new BinaryRows(),
-                    "sliced batch");
-            assertTransposedAsFlink(sliced.batch(), new int[] {199, 0, 57}, 3, rows.subList(37, 237), FLAT,
-                    new BinaryRows(), "sliced batch, selected");
+            assertTransposedAsFlink(
+                    sliced.batch(), null, 200, rows.subList(37, 237), FLAT, new BinaryRows(), "sliced batch");
+            assertTransposedAsFlink(
+                    sliced.batch(),
+                    new int[] {199, 0, 57},
+                    3,
+                    rows.subList(37, 237),
+                    FLAT,
+                    new BinaryRows(),
+                    "sliced batch, selected");
         }
     }
 
@@ -352,7 +422,8 @@ class BinaryRowTransposerTest {
                 copies.add(copy);
                 serializer.serialize(row, out);
             }
-            DataInputViewStreamWrapper in = new DataInputViewStreamWrapper(new ByteArrayInputStream(bytes.toByteArray()));
+            DataInputViewStreamWrapper in =
+                    new DataInputViewStreamWrapper(new ByteArrayInputStream(bytes.toByteArray()));
             for (int k = 0; k < rows.size(); k++) {
                 List<Object> expected = FlinkValues.row(rows.get(k), FLAT);
                 assertEquals(expected, FlinkValues.row(copies.get(k), FLAT), "copy of row " + k);
@@ -372,29 +443,42 @@ class BinaryRowTransposerTest {
         ColumnVector[] columns = new ColumnVector[FLAT.getFieldCount()];
         for (int c = 0; c < columns.length; c++) {
             RowData.FieldGetter getter = RowData.createFieldGetter(FLAT.getTypeAt(c), c);
-            columns[c] = new ValuesVector(rows.stream().map(getter::getFieldOrNull).toArray());
+            columns[c] =
+                    new ValuesVector(rows.stream().map(getter::getFieldOrNull).toArray());
         }
         VectorizedColumnBatch batch = new VectorizedColumnBatch(columns);
         batch.setNumRows(rows.size());
         assertTransposedAsFlink(batch, null, rows.size(), rows, FLAT, new BinaryRows(), "value vectors");
         SplittableRandom random = new SplittableRandom(seed);
-        assertTransposedAsFlink(batch, randomSelection(random, rows.size(), 99), 99, rows, FLAT, new BinaryRows(),
+        assertTransposedAsFlink(
+                batch,
+                randomSelection(random, rows.size(), 99),
+                99,
+                rows,
+                FLAT,
+                new BinaryRows(),
                 "value vectors, selected");
 
         // Fields written from their slots alone take the generated writers through the same interfaces.
         ColumnVector[] slotColumns = new ColumnVector[SLOTS.getFieldCount()];
         for (int c = 0; c < slotColumns.length; c++) {
-            slotColumns[c] = columns[FLAT.getFieldNames().indexOf(SLOTS.getFieldNames().get(c))];
+            slotColumns[c] =
+                    columns[FLAT.getFieldNames().indexOf(SLOTS.getFieldNames().get(c))];
         }
         VectorizedColumnBatch slotBatch = new VectorizedColumnBatch(slotColumns);
         slotBatch.setNumRows(rows.size());
-        List<GenericRowData> slotRows = rows.stream().map(r -> {
-            GenericRowData row = new GenericRowData(slotColumns.length);
-            for (int c = 0; c < slotColumns.length; c++) {
-                row.setField(c, r.getField(FLAT.getFieldNames().indexOf(SLOTS.getFieldNames().get(c))));
-            }
-            return row;
-        }).toList();
+        List<GenericRowData> slotRows = rows.stream()
+                .map(r -> {
+                    GenericRowData row = new GenericRowData(slotColumns.length);
+                    for (int c = 0; c < slotColumns.length; c++) {
+                        row.setField(
+                                c,
+                                r.getField(FLAT.getFieldNames()
+                                        .indexOf(SLOTS.getFieldNames().get(c))));
+                    }
+                    return row;
+                })
+                .toList();
         BinaryRowTransposer transposer = new BinaryRowTransposer(SLOTS);
         BinaryRows into = new BinaryRows();
         transposer.transpose(slotBatch.columns, null, rows.size(), into);
@@ -405,8 +489,11 @@ class BinaryRowTransposerTest {
     @Test
     void onlyFlatTypesAreSupported() {
         assertTrue(BinaryRowTransposer.supports(FLAT));
-        for (LogicalType nested : List.of(new ArrayType(new IntType()), new MapType(new IntType(), new IntType()),
-                RowType.of(new IntType()), new NullType())) {
+        for (LogicalType nested : List.of(
+                new ArrayType(new IntType()),
+                new MapType(new IntType(), new IntType()),
+                RowType.of(new IntType()),
+                new NullType())) {
             RowType type = RowType.of(new IntType(), nested);
             assertFalse(BinaryRowTransposer.supports(type), type::toString);
             assertThrows(IllegalArgumentException.class, () -> new BinaryRowTransposer(type));
@@ -414,9 +501,17 @@ class BinaryRowTransposerTest {
     }
 
     /** Flink's internal values, one per row, answered through every typed vector interface. */
-    private static final class ValuesVector implements BooleanColumnVector, ByteColumnVector, ShortColumnVector,
-            IntColumnVector, LongColumnVector, FloatColumnVector, DoubleColumnVector, DecimalColumnVector,
-            TimestampColumnVector, BytesColumnVector {
+    private static final class ValuesVector
+            implements BooleanColumnVector,
+                    ByteColumnVector,
+                    ShortColumnVector,
+                    IntColumnVector,
+                    LongColumnVector,
+                    FloatColumnVector,
+                    DoubleColumnVector,
+                    DecimalColumnVector,
+                    TimestampColumnVector,
+                    BytesColumnVector {
         private final Object[] values;
 
         ValuesVector(Object[] values) {

@@ -84,7 +84,7 @@ final class HeapVectors {
                     h.appendBytes(i, bytes, 0, bytes.length);
                 }
                 case HeapTimestampVector h -> h.setTimestamp(i, (TimestampData) v);
-                default -> { }
+                default -> {}
             }
         }
         return (WritableColumnVector) vector;
@@ -117,16 +117,24 @@ final class HeapVectors {
         long[] offsets = new long[values.length];
         long[] lengths = new long[values.length];
         Object[] keys = flatten(values, type.getKeyType(), offsets, lengths, m -> ((MapData) m).keyArray());
-        Object[] items = flatten(values, type.getValueType(), new long[values.length], new long[values.length],
+        Object[] items = flatten(
+                values,
+                type.getValueType(),
+                new long[values.length],
+                new long[values.length],
                 m -> ((MapData) m).valueArray());
-        HeapMapVector vector = new HeapMapVector(values.length, vector(keys, type.getKeyType()),
-                vector(items, type.getValueType()));
+        HeapMapVector vector =
+                new HeapMapVector(values.length, vector(keys, type.getKeyType()), vector(items, type.getValueType()));
         vector.setOffsets(offsets);
         vector.setLengths(lengths);
         return vector;
     }
 
-    private static Object[] flatten(Object[] values, LogicalType element, long[] offsets, long[] lengths,
+    private static Object[] flatten(
+            Object[] values,
+            LogicalType element,
+            long[] offsets,
+            long[] lengths,
             java.util.function.Function<Object, ArrayData> arrays) {
         ArrayData.ElementGetter getter = ArrayData.createElementGetter(element);
         java.util.ArrayList<Object> flat = new java.util.ArrayList<>();

@@ -47,11 +47,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(LeakCheckExtension.class)
 class RowKeysTest {
-    private static final RowType KEYS = RowType.of(new LogicalType[] {
-        new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new DecimalType(20, 3), new DoubleType(),
-        new TimestampType(6), new BinaryType(4), new VarBinaryType(VarBinaryType.MAX_LENGTH), new BooleanType(),
-        new DateType(), new SmallIntType(), new NullType(),
-    }, new String[] {"id", "name", "amount", "score", "ts", "fixed", "bytes", "flag", "day", "small", "nothing"});
+    private static final RowType KEYS = RowType.of(
+            new LogicalType[] {
+                new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new DecimalType(20, 3), new DoubleType(),
+                new TimestampType(6), new BinaryType(4), new VarBinaryType(VarBinaryType.MAX_LENGTH), new BooleanType(),
+                new DateType(), new SmallIntType(), new NullType(),
+            },
+            new String[] {"id", "name", "amount", "score", "ts", "fixed", "bytes", "flag", "day", "small", "nothing"});
 
     private final MemoryTracker tracker = MemoryTracker.root().child("row-keys-test");
 
@@ -84,17 +86,21 @@ class RowKeysTest {
     /** A column promoted by schema evolution keys as the wider one. */
     @Test
     void widerTypesGiveTheSameKeys() {
-        RowType pairs = RowType.of(new LogicalType[] {
-            new IntType(), new BigIntType(), new FloatType(), new DoubleType(),
-        }, new String[] {"i", "l", "f", "d"});
+        RowType pairs = RowType.of(
+                new LogicalType[] {
+                    new IntType(), new BigIntType(), new FloatType(), new DoubleType(),
+                },
+                new String[] {"i", "l", "f", "d"});
         SplittableRandom random = new SplittableRandom(11);
         List<RowData> rows = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
             int value = random.nextInt(100) == 0 ? Integer.MIN_VALUE : random.nextInt(-1000, 1000);
             float real = random.nextInt(50) == 0 ? Float.NaN : random.nextInt(50) == 0 ? -0.0f : value / 8f;
             boolean nulls = random.nextInt(10) == 0;
-            rows.add(nulls ? GenericRowData.of(null, null, null, null)
-                    : GenericRowData.of(value, (long) value, real, (double) real));
+            rows.add(
+                    nulls
+                            ? GenericRowData.of(null, null, null, null)
+                            : GenericRowData.of(value, (long) value, real, (double) real));
         }
         try (ArrowColumnarBatch batch = NativeRoundTrip.batch(rows, pairs, tracker)) {
             var columns = batch.batch().columns;
@@ -102,8 +108,8 @@ class RowKeysTest {
                 RowKeys narrow = RowKeys.of(columns[c]);
                 RowKeys wide = RowKeys.of(columns[c + 1]);
                 for (int i = 0; i < rows.size(); i++) {
-                    assertEquals(key(wide, i), key(narrow, i),
-                            pairs.getFieldNames().get(c) + " at row " + i);
+                    assertEquals(
+                            key(wide, i), key(narrow, i), pairs.getFieldNames().get(c) + " at row " + i);
                 }
             }
         }
@@ -117,8 +123,7 @@ class RowKeysTest {
             RowKeys all = RowKeys.of(whole.batch().columns);
             RowKeys slice = RowKeys.of(sliced.batch().columns);
             for (int i = 0; i < 200; i++) {
-                assertEquals(key(all, 123 + i),
-                        key(slice, i), "row " + i);
+                assertEquals(key(all, 123 + i), key(slice, i), "row " + i);
             }
         }
     }
@@ -128,8 +133,8 @@ class RowKeysTest {
     void timeColumnsAreRefused() {
         RowType type = RowType.of(new LogicalType[] {new TimeType(6)}, new String[] {"t"});
         try (ArrowColumnarBatch batch = NativeRoundTrip.batch(List.of(GenericRowData.of(1)), type, tracker)) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> RowKeys.of(batch.batch().columns));
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> RowKeys.of(batch.batch().columns));
             assertTrue(e.getMessage().contains("Key column 0"), e.getMessage());
         }
     }
@@ -149,12 +154,16 @@ class RowKeysTest {
             GenericRowData row = new GenericRowData(KEYS.getFieldCount());
             row.setField(0, nullOr(random, (long) random.nextInt(-3, 3) << 40));
             row.setField(1, nullOr(random, StringData.fromString(names[random.nextInt(names.length)])));
-            row.setField(2, nullOr(random, DecimalData.fromBigDecimal(
-                    BigDecimal.valueOf(random.nextLong(-2, 2) * 1_000_000_000_000_000L, 3), 20, 3)));
+            row.setField(
+                    2,
+                    nullOr(
+                            random,
+                            DecimalData.fromBigDecimal(
+                                    BigDecimal.valueOf(random.nextLong(-2, 2) * 1_000_000_000_000_000L, 3), 20, 3)));
             double[] doubles = {0.0, -0.0, Double.NaN, 1.5, Double.NEGATIVE_INFINITY};
             row.setField(3, nullOr(random, doubles[random.nextInt(doubles.length)]));
-            row.setField(4, nullOr(random, TimestampData.fromEpochMillis(random.nextInt(-1, 2),
-                    random.nextInt(2) * 1000)));
+            row.setField(
+                    4, nullOr(random, TimestampData.fromEpochMillis(random.nextInt(-1, 2), random.nextInt(2) * 1000)));
             row.setField(5, nullOr(random, new byte[] {0, 0, 0, (byte) random.nextInt(2)}));
             byte[] bytes = new byte[random.nextInt(3)];
             Arrays.fill(bytes, (byte) 7);

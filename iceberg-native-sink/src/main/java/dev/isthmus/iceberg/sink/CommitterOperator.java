@@ -74,7 +74,9 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
     // The comparator is part of the state serializer's snapshot: Iceberg's, serialisable and the
     // same class as in Iceberg's committer state.
     private static final ListStateDescriptor<SortedMap<Long, byte[]>> PENDING_STATE = new ListStateDescriptor<>(
-            "iceberg-files-committer-state", new SortedMapTypeInfo<>(BasicTypeInfo.LONG_TYPE_INFO,
+            "iceberg-files-committer-state",
+            new SortedMapTypeInfo<>(
+                    BasicTypeInfo.LONG_TYPE_INFO,
                     PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
                     Comparators.forType(Types.LongType.get())));
 
@@ -95,20 +97,28 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
     private transient ListState<String> jobIdState;
     /** Serialised DeltaManifests per checkpoint not yet committed; empty bytes for no files. */
     private transient NavigableMap<Long, byte[]> pending;
+
     private transient Map<Long, List<WriteResult>> sinceLastSnapshot;
     /** Manifests replaced by a rewrite with more files, per checkpoint; deleted when it is committed. */
     private transient NavigableMap<Long, List<ManifestFile>> superseded;
+
     private transient long maxCommittedCheckpointId;
     /**
      * The last checkpoint this committer (or the one it was restored from) snapshotted: files
      * received for a later checkpoint are in no checkpoint's state.
      */
     private transient long lastSnapshotId;
+
     private transient int emptyCheckpoints;
     private transient int maxEmptyCheckpoints;
 
-    public CommitterOperator(TableLoader tableLoader, boolean overwrite, Map<String, String> snapshotProperties,
-            String branch, PartitionSpec spec, int workerPoolSize) {
+    public CommitterOperator(
+            TableLoader tableLoader,
+            boolean overwrite,
+            Map<String, String> snapshotProperties,
+            String branch,
+            PartitionSpec spec,
+            int workerPoolSize) {
         this.tableLoader = tableLoader;
         this.overwrite = overwrite;
         this.snapshotProperties = new HashMap<>(snapshotProperties);
@@ -130,8 +140,12 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         if (maxEmptyCheckpoints <= 0) {
             throw new IllegalArgumentException(MAX_CONTINUOUS_EMPTY_COMMITS + " must be positive");
         }
-        this.manifestFiles = FlinkManifestUtil.createOutputFileFactory(() -> table, table.properties(), jobId,
-                operatorId, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+        this.manifestFiles = FlinkManifestUtil.createOutputFileFactory(
+                () -> table,
+                table.properties(),
+                jobId,
+                operatorId,
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                 getRuntimeContext().getTaskInfo().getAttemptNumber());
         this.pending = new TreeMap<>();
         this.sinceLastSnapshot = new HashMap<>();
@@ -144,8 +158,10 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         if (context.isRestored()) {
             Iterator<String> jobIds = jobIdState.get().iterator();
             if (!jobIds.hasNext()) {
-                LOG.warn("No committer state for operator {}: was its uid changed? Set uidPrefix so that it is "
-                        + "stable; files pending in the lost state are not committed.", operatorId);
+                LOG.warn(
+                        "No committer state for operator {}: was its uid changed? Set uidPrefix so that it is "
+                                + "stable; files pending in the lost state are not committed.",
+                        operatorId);
                 return;
             }
             String restoredJobId = jobIds.next();
@@ -154,18 +170,23 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
             this.maxCommittedCheckpointId =
                     CommitHistory.maxCommittedCheckpointId(table, restoredJobId, operatorId, branch);
             Iterator<SortedMap<Long, byte[]>> restored = pendingState.get().iterator();
-            NavigableMap<Long, byte[]> restoredPending = restored.hasNext() ? new TreeMap<>(restored.next())
-                    : new TreeMap<>();
+            NavigableMap<Long, byte[]> restoredPending =
+                    restored.hasNext() ? new TreeMap<>(restored.next()) : new TreeMap<>();
             deleteManifestsOfCommitted(restoredPending.headMap(maxCommittedCheckpointId, true), restoredJobId);
             NavigableMap<Long, byte[]> uncommitted = restoredPending.tailMap(maxCommittedCheckpointId, false);
             if (endOfInputCommitted()) {
-                LOG.warn("Job {} committed its end of input after the checkpoint restored: the rows this attempt "
-                        + "receives replay rows that commit holds, so their files are deleted instead of committed",
+                LOG.warn(
+                        "Job {} committed its end of input after the checkpoint restored: the rows this attempt "
+                                + "receives replay rows that commit holds, so their files are deleted instead of committed",
                         restoredJobId);
             }
             if (!uncommitted.isEmpty()) {
-                LOG.info("Committing {} of job {}, restored as uncommitted",
-                        uncommitted.keySet().stream().map(CommitterOperator::describe).toList(), restoredJobId);
+                LOG.info(
+                        "Committing {} of job {}, restored as uncommitted",
+                        uncommitted.keySet().stream()
+                                .map(CommitterOperator::describe)
+                                .toList(),
+                        restoredJobId);
                 commitUpTo(uncommitted, restoredJobId, uncommitted.lastKey());
             }
         } else if (getRuntimeContext().getTaskInfo().getAttemptNumber() > 0
@@ -175,9 +196,11 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
             // job's end-of-input commit holds. Only a restart: a first attempt may reuse the job id
             // of an earlier run (application mode derives it from the cluster id), with new rows.
             this.maxCommittedCheckpointId = WriterOperator.END_OF_INPUT;
-            LOG.warn("Job {} committed its end of input before this restart without a checkpoint: the rows this "
-                    + "attempt receives replay rows that commit holds, so their files are deleted instead of "
-                    + "committed", jobId);
+            LOG.warn(
+                    "Job {} committed its end of input before this restart without a checkpoint: the rows this "
+                            + "attempt receives replay rows that commit holds, so their files are deleted instead of "
+                            + "committed",
+                    jobId);
         }
     }
 
@@ -214,7 +237,9 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
             deleteFiles(files.checkpointId(), List.of(files.result()));
             return;
         }
-        sinceLastSnapshot.computeIfAbsent(files.checkpointId(), id -> new ArrayList<>()).add(files.result());
+        sinceLastSnapshot
+                .computeIfAbsent(files.checkpointId(), id -> new ArrayList<>())
+                .add(files.result());
     }
 
     @Override
@@ -267,13 +292,19 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
                     merged.add(FlinkManifestUtil.readCompletedFiles(manifests, table.io(), table.specs()));
                     replaced.put(id, manifests.manifests());
                 }
-                DeltaManifests manifests = FlinkManifestUtil.writeCompletedFiles(merged.build(), () -> {
-                    OutputFile file = manifestFiles.create(id);
-                    created.add(file.location());
-                    return file;
-                }, spec, TableUtil.formatVersion(table));
-                written.put(id, SimpleVersionedSerialization.writeVersionAndSerialize(
-                        DeltaManifestsSerializer.INSTANCE, manifests));
+                DeltaManifests manifests = FlinkManifestUtil.writeCompletedFiles(
+                        merged.build(),
+                        () -> {
+                            OutputFile file = manifestFiles.create(id);
+                            created.add(file.location());
+                            return file;
+                        },
+                        spec,
+                        TableUtil.formatVersion(table));
+                written.put(
+                        id,
+                        SimpleVersionedSerialization.writeVersionAndSerialize(
+                                DeltaManifestsSerializer.INSTANCE, manifests));
             }
         } catch (IOException | RuntimeException e) {
             for (String location : created) {
@@ -287,7 +318,8 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         }
         pending.putIfAbsent(checkpointId, NO_FILES);
         pending.putAll(written);
-        replaced.forEach((id, manifests) -> superseded.computeIfAbsent(id, k -> new ArrayList<>()).addAll(manifests));
+        replaced.forEach((id, manifests) ->
+                superseded.computeIfAbsent(id, k -> new ArrayList<>()).addAll(manifests));
         sinceLastSnapshot.clear();
     }
 
@@ -304,8 +336,12 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
                 try {
                     table.io().deleteFile(file.location());
                 } catch (RuntimeException e) {
-                    LOG.warn("Cannot delete {}, written for {} and never to be committed: orphan-file "
-                            + "removal will find it", file.location(), describe(checkpointId), e);
+                    LOG.warn(
+                            "Cannot delete {}, written for {} and never to be committed: orphan-file "
+                                    + "removal will find it",
+                            file.location(),
+                            describe(checkpointId),
+                            e);
                 }
             }
         }
@@ -335,8 +371,10 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
     }
 
     private void commit(NavigableMap<Long, WriteResult> results, String committingJobId, long checkpointId) {
-        long dataFiles = results.values().stream().mapToLong(r -> r.dataFiles().length).sum();
-        long deleteFiles = results.values().stream().mapToLong(r -> r.deleteFiles().length).sum();
+        long dataFiles =
+                results.values().stream().mapToLong(r -> r.dataFiles().length).sum();
+        long deleteFiles =
+                results.values().stream().mapToLong(r -> r.deleteFiles().length).sum();
         emptyCheckpoints = dataFiles + deleteFiles == 0 ? emptyCheckpoints + 1 : 0;
         // An empty snapshot now and then keeps the committed checkpoint id in the table current.
         if (dataFiles + deleteFiles == 0 && emptyCheckpoints % maxEmptyCheckpoints != 0) {
@@ -368,8 +406,8 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         }
     }
 
-    private void commit(SnapshotUpdate<?> update, Iterable<WriteResult> results, String committingJobId,
-            long checkpointId) {
+    private void commit(
+            SnapshotUpdate<?> update, Iterable<WriteResult> results, String committingJobId, long checkpointId) {
         snapshotProperties.forEach(update::set);
         // Set last: the sink's own keys win over user properties of the same name.
         update.set(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, Long.toString(checkpointId));
@@ -385,11 +423,20 @@ public final class CommitterOperator extends AbstractStreamOperator<Void>
         for (WriteResult result : results) {
             dataFiles += result.dataFiles().length;
             deleteFiles += result.deleteFiles().length;
-            rows += Arrays.stream(result.dataFiles()).mapToLong(ContentFile::recordCount).sum();
+            rows += Arrays.stream(result.dataFiles())
+                    .mapToLong(ContentFile::recordCount)
+                    .sum();
         }
         metrics.committed(checkpointId, dataFiles, deleteFiles, rows, nanos);
-        LOG.info("Committed {} of job {} to {} (branch {}): {} data files, {} delete files in {} ms",
-                describe(checkpointId), committingJobId, table.name(), branch, dataFiles, deleteFiles, nanos / 1_000_000);
+        LOG.info(
+                "Committed {} of job {} to {} (branch {}): {} data files, {} delete files in {} ms",
+                describe(checkpointId),
+                committingJobId,
+                table.name(),
+                branch,
+                dataFiles,
+                deleteFiles,
+                nanos / 1_000_000);
     }
 
     /**

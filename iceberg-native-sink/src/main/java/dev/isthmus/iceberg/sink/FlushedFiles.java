@@ -19,7 +19,8 @@ public record FlushedFiles(long checkpointId, byte[] writeResult) {
 
     static FlushedFiles of(long checkpointId, WriteResult result) {
         try {
-            return new FlushedFiles(checkpointId,
+            return new FlushedFiles(
+                    checkpointId,
                     SimpleVersionedSerialization.writeVersionAndSerialize(new WriteResultSerializer(), result));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot serialise the files of checkpoint " + checkpointId, e);

@@ -227,25 +227,42 @@ public final class NativeIcebergSink {
             FileFormat format = conf.dataFileFormat();
             Table copy = SerializableTable.copyOf(table);
             SerializableSupplier<Table> tableSupplier = () -> copy;
-            SinkTaskWriterFactory writers = new SinkTaskWriterFactory(tableSupplier, flinkType, format,
-                    conf.targetDataFileSize(), SinkUtil.writeProperties(format, conf, table), equalityFieldIds, upsert,
-                    dataFiles, maxNativeBytes);
+            SinkTaskWriterFactory writers = new SinkTaskWriterFactory(
+                    tableSupplier,
+                    flinkType,
+                    format,
+                    conf.targetDataFileSize(),
+                    SinkUtil.writeProperties(format, conf, table),
+                    equalityFieldIds,
+                    upsert,
+                    dataFiles,
+                    maxNativeBytes);
 
             DataStream<RowData> distributed = distribute(conf.distributionMode(), equalityFieldIds, flinkType);
             SingleOutputStreamOperator<FlushedFiles> written = distributed
-                    .transform(name(WRITER_NAME), TypeInformation.of(FlushedFiles.class),
+                    .transform(
+                            name(WRITER_NAME),
+                            TypeInformation.of(FlushedFiles.class),
                             new WriterOperator(table.name(), writers))
                     .setParallelism(parallelism);
-            SingleOutputStreamOperator<Void> committed = written
-                    .transform(name(COMMITTER_NAME), Types.VOID, new CommitterOperator(tableLoader, overwrite,
-                            snapshotProperties, conf.branch(), table.spec(), conf.workerPoolSize()))
+            SingleOutputStreamOperator<Void> committed = written.transform(
+                            name(COMMITTER_NAME),
+                            Types.VOID,
+                            new CommitterOperator(
+                                    tableLoader,
+                                    overwrite,
+                                    snapshotProperties,
+                                    conf.branch(),
+                                    table.spec(),
+                                    conf.workerPoolSize()))
                     .setParallelism(1)
                     .setMaxParallelism(1)
                     // A checkpoint records each operator's max parallelism as that of its chain's
                     // head: chained after writers of parallelism 1, the committer's state would be
                     // recorded with theirs and not restore into a job with more writers.
                     .startNewChain();
-            DataStreamSink<Void> sink = committed.sinkTo(new DiscardingSink<>())
+            DataStreamSink<Void> sink = committed
+                    .sinkTo(new DiscardingSink<>())
                     .name(name("IsthmusIcebergSink " + table.name()))
                     .setParallelism(1);
             if (uidPrefix != null) {
@@ -306,15 +323,17 @@ public final class NativeIcebergSink {
             return (RowType) resolvedSchema.toSinkRowDataType().getLogicalType();
         }
 
-        private DataStream<RowData> distribute(DistributionMode mode, List<Integer> equalityFieldIds,
-                RowType flinkType) {
+        private DataStream<RowData> distribute(
+                DistributionMode mode, List<Integer> equalityFieldIds, RowType flinkType) {
             Schema schema = table.schema();
             PartitionSpec spec = table.spec();
             Set<Integer> keys = new LinkedHashSet<>(equalityFieldIds);
             return switch (mode) {
-                case NONE -> keys.isEmpty() ? input
-                        // Every change of a key must reach the writer that wrote the key before.
-                        : input.keyBy(new EqualityFieldKeySelector(schema, flinkType, keys));
+                case NONE ->
+                    keys.isEmpty()
+                            ? input
+                            // Every change of a key must reach the writer that wrote the key before.
+                            : input.keyBy(new EqualityFieldKeySelector(schema, flinkType, keys));
                 case HASH -> {
                     if (spec.isUnpartitioned()) {
                         if (keys.isEmpty()) {
@@ -331,8 +350,8 @@ public final class NativeIcebergSink {
                 }
                 case RANGE -> {
                     if (keys.isEmpty()) {
-                        throw new UnsupportedOperationException("Distribution mode range is not supported by this "
-                                + "sink; use none or hash");
+                        throw new UnsupportedOperationException(
+                                "Distribution mode range is not supported by this " + "sink; use none or hash");
                     }
                     // As Iceberg's sink: with a key, rows are hashed by it whatever the mode says.
                     LOG.warn("Distribution mode range with equality fields: rows are hashed by the equality fields");

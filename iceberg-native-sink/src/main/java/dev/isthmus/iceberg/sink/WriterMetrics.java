@@ -53,9 +53,13 @@ final class WriterMetrics {
     void flushed(WriteResult result, long nanos) {
         flushes.inc();
         dataFiles.inc(result.dataFiles().length);
-        dataBytes.inc(Arrays.stream(result.dataFiles()).mapToLong(ContentFile::fileSizeInBytes).sum());
+        dataBytes.inc(Arrays.stream(result.dataFiles())
+                .mapToLong(ContentFile::fileSizeInBytes)
+                .sum());
         deleteFiles.inc(result.deleteFiles().length);
-        deleteBytes.inc(Arrays.stream(result.deleteFiles()).mapToLong(ContentFile::fileSizeInBytes).sum());
+        deleteBytes.inc(Arrays.stream(result.deleteFiles())
+                .mapToLong(ContentFile::fileSizeInBytes)
+                .sum());
         lastFlushMillis = nanos / 1_000_000;
     }
 }

@@ -37,7 +37,8 @@ public final class WriterOperator extends AbstractStreamOperator<FlushedFiles>
     @Override
     public void open() throws Exception {
         super.open();
-        writers.initialize(getRuntimeContext().getJobInfo().getJobId().toHexString(),
+        writers.initialize(
+                getRuntimeContext().getJobInfo().getJobId().toHexString(),
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                 getRuntimeContext().getTaskInfo().getAttemptNumber());
         this.metrics = new WriterMetrics(getMetricGroup(), tableName, writers.memory());

@@ -34,6 +34,7 @@ import org.apache.iceberg.flink.TableLoader;
 final class ConnectorTable {
     /** Iceberg's {@code FlinkCreateTableOptions} keys; that class is internal to Iceberg. */
     static final String SOURCE_CATALOG = "src-catalog";
+
     static final String CATALOG_NAME = "catalog-name";
     static final String CATALOG_DATABASE = "catalog-database";
     static final String CATALOG_TABLE = "catalog-table";
@@ -55,7 +56,9 @@ final class ConnectorTable {
             put(merged, CATALOG_NAME, source);
             put(merged, CATALOG_DATABASE, source);
             put(merged, CATALOG_TABLE, source);
-            source.path(CATALOG_PROPERTIES).properties().forEach(e -> merged.put(e.getKey(), e.getValue().asText()));
+            source.path(CATALOG_PROPERTIES)
+                    .properties()
+                    .forEach(e -> merged.put(e.getKey(), e.getValue().asText()));
         }
         tableOptions.forEach((key, value) -> {
             if (!SOURCE_CATALOG.equals(key)) {
@@ -79,10 +82,11 @@ final class ConnectorTable {
                     + " Iceberg catalog that holds the table, with that catalog's options ('catalog-type' or"
                     + " 'catalog-impl', 'warehouse', 'uri', ...), as for 'connector'='iceberg'");
         }
-        ObjectPath path = new ObjectPath(options.getOrDefault(CATALOG_DATABASE, id.getDatabaseName()),
+        ObjectPath path = new ObjectPath(
+                options.getOrDefault(CATALOG_DATABASE, id.getDatabaseName()),
                 options.getOrDefault(CATALOG_TABLE, id.getObjectName()));
-        NativeFlinkCatalog catalog = (NativeFlinkCatalog) new NativeCatalogFactory().createCatalog(catalogName, options,
-                FlinkCatalogFactory.clusterHadoopConf());
+        NativeFlinkCatalog catalog = (NativeFlinkCatalog)
+                new NativeCatalogFactory().createCatalog(catalogName, options, FlinkCatalogFactory.clusterHadoopConf());
         TableLoader loader;
         try {
             if (!catalog.databaseExists(path.getDatabaseName())) {
@@ -94,7 +98,8 @@ final class ConnectorTable {
             // The loader keeps the catalog's loader, not this catalog object, which can go.
             loader = catalog.tableLoader(path);
         } catch (DatabaseAlreadyExistException | TableAlreadyExistException | RuntimeException e) {
-            RuntimeException failure = e instanceof RuntimeException r ? r
+            RuntimeException failure = e instanceof RuntimeException r
+                    ? r
                     : new IllegalStateException("unreachable: creation ignores an existing " + path, e);
             try {
                 catalog.close();
@@ -113,7 +118,9 @@ final class ConnectorTable {
      */
     private static ResolvedCatalogTable physicalTable(ResolvedCatalogTable table) {
         ResolvedSchema resolved = table.getResolvedSchema();
-        ResolvedSchema physical = new ResolvedSchema(NativeTableFactory.physical(resolved), List.of(),
+        ResolvedSchema physical = new ResolvedSchema(
+                NativeTableFactory.physical(resolved),
+                List.of(),
                 resolved.getPrimaryKey().orElse(null));
         Map<String, String> options = new HashMap<>(table.getOptions());
         options.remove(FactoryUtil.CONNECTOR.key());
@@ -138,8 +145,8 @@ final class ConnectorTable {
         try {
             return JSON.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new ValidationException("option '" + SOURCE_CATALOG + "' is not the JSON Iceberg's catalog writes: "
-                    + json, e);
+            throw new ValidationException(
+                    "option '" + SOURCE_CATALOG + "' is not the JSON Iceberg's catalog writes: " + json, e);
         }
     }
 }

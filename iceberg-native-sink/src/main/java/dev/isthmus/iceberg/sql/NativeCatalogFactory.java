@@ -46,16 +46,27 @@ public class NativeCatalogFactory extends FlinkCatalogFactory {
         CatalogLoader loader = catalogLoader(name, properties, hadoopConf);
         String defaultDatabase = properties.getOrDefault(DEFAULT_DATABASE, DEFAULT_DATABASE_NAME);
         Namespace baseNamespace = properties.containsKey(BASE_NAMESPACE)
-                ? Namespace.of(properties.get(BASE_NAMESPACE).split("\\.")) : Namespace.empty();
-        boolean cacheEnabled = PropertyUtil.propertyAsBoolean(properties, CatalogProperties.CACHE_ENABLED,
-                CatalogProperties.CACHE_ENABLED_DEFAULT);
-        long cacheExpiration = PropertyUtil.propertyAsLong(properties, CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS,
+                ? Namespace.of(properties.get(BASE_NAMESPACE).split("\\."))
+                : Namespace.empty();
+        boolean cacheEnabled = PropertyUtil.propertyAsBoolean(
+                properties, CatalogProperties.CACHE_ENABLED, CatalogProperties.CACHE_ENABLED_DEFAULT);
+        long cacheExpiration = PropertyUtil.propertyAsLong(
+                properties,
+                CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS,
                 CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS_OFF);
         if (cacheExpiration == 0) {
-            throw new IllegalArgumentException(CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS + " is not allowed to be 0.");
+            throw new IllegalArgumentException(
+                    CatalogProperties.CACHE_EXPIRATION_INTERVAL_MS + " is not allowed to be 0.");
         }
-        return new NativeFlinkCatalog(name, defaultDatabase, baseNamespace, loader, properties, cacheEnabled,
-                cacheExpiration, nativeDefaults);
+        return new NativeFlinkCatalog(
+                name,
+                defaultDatabase,
+                baseNamespace,
+                loader,
+                properties,
+                cacheEnabled,
+                cacheExpiration,
+                nativeDefaults);
     }
 
     /** Iceberg's {@code FlinkCatalogFactory.createCatalogLoader}, which is package-private. */
@@ -63,19 +74,23 @@ public class NativeCatalogFactory extends FlinkCatalogFactory {
         String catalogImpl = properties.get(CatalogProperties.CATALOG_IMPL);
         if (catalogImpl != null) {
             if (properties.get(ICEBERG_CATALOG_TYPE) != null) {
-                throw new IllegalArgumentException("Cannot create catalog " + name
-                        + ", both catalog-type and catalog-impl are set");
+                throw new IllegalArgumentException(
+                        "Cannot create catalog " + name + ", both catalog-type and catalog-impl are set");
             }
             return CatalogLoader.custom(name, properties, hadoopConf, catalogImpl);
         }
         String type = properties.getOrDefault(ICEBERG_CATALOG_TYPE, ICEBERG_CATALOG_TYPE_HIVE);
         return switch (type.toLowerCase(Locale.ENGLISH)) {
-            case ICEBERG_CATALOG_TYPE_HIVE -> CatalogLoader.hive(name,
-                    hiveConf(hadoopConf, properties.get(HIVE_CONF_DIR), properties.get(HADOOP_CONF_DIR)), properties);
+            case ICEBERG_CATALOG_TYPE_HIVE ->
+                CatalogLoader.hive(
+                        name,
+                        hiveConf(hadoopConf, properties.get(HIVE_CONF_DIR), properties.get(HADOOP_CONF_DIR)),
+                        properties);
             case ICEBERG_CATALOG_TYPE_HADOOP -> CatalogLoader.hadoop(name, hadoopConf, properties);
             case ICEBERG_CATALOG_TYPE_REST -> CatalogLoader.rest(name, hadoopConf, properties);
-            default -> throw new UnsupportedOperationException(
-                    "Unknown catalog-type: " + type + " (Must be 'hive', 'hadoop' or 'rest')");
+            default ->
+                throw new UnsupportedOperationException(
+                        "Unknown catalog-type: " + type + " (Must be 'hive', 'hadoop' or 'rest')");
         };
     }
 

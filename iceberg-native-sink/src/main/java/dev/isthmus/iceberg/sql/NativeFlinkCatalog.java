@@ -30,8 +30,14 @@ final class NativeFlinkCatalog extends FlinkCatalog {
     private final Namespace baseNamespace;
     private final Map<String, String> nativeDefaults;
 
-    NativeFlinkCatalog(String name, String defaultDatabase, Namespace baseNamespace, CatalogLoader loader,
-            Map<String, String> properties, boolean cacheEnabled, long cacheExpirationMs,
+    NativeFlinkCatalog(
+            String name,
+            String defaultDatabase,
+            Namespace baseNamespace,
+            CatalogLoader loader,
+            Map<String, String> properties,
+            boolean cacheEnabled,
+            long cacheExpirationMs,
             Map<String, String> nativeDefaults) {
         super(name, defaultDatabase, baseNamespace, loader, properties, cacheEnabled, cacheExpirationMs);
         this.loader = loader;
@@ -80,8 +86,9 @@ final class NativeFlinkCatalog extends FlinkCatalog {
     }
 
     @Override
-    public void alterTable(ObjectPath path, CatalogBaseTable table, List<TableChange> changes,
-            boolean ignoreIfNotExists) throws TableNotExistException {
+    public void alterTable(
+            ObjectPath path, CatalogBaseTable table, List<TableChange> changes, boolean ignoreIfNotExists)
+            throws TableNotExistException {
         checkOptions(path, table);
         super.alterTable(path, table, changes, ignoreIfNotExists);
     }

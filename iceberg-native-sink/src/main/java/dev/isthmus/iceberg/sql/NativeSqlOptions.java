@@ -51,33 +51,53 @@ import org.apache.flink.table.api.ValidationException;
 record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions readOptions, RowFormat rowFormat) {
     static final String PREFIX = "isthmus.";
 
-    static final ConfigOption<Boolean> NATIVE = ConfigOptions.key("isthmus.native").booleanType().defaultValue(true)
-            .withDescription("Read and write the table's data files natively; false uses Iceberg's own reader and"
-                    + " writer.");
-    static final ConfigOption<Boolean> STRICT = ConfigOptions.key("isthmus.strict").booleanType().defaultValue(false)
+    static final ConfigOption<Boolean> NATIVE = ConfigOptions.key("isthmus.native")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription(
+                    "Read and write the table's data files natively; false uses Iceberg's own reader and" + " writer.");
+    static final ConfigOption<Boolean> STRICT = ConfigOptions.key("isthmus.strict")
+            .booleanType()
+            .defaultValue(false)
             .withDescription("Fail instead of falling back to Iceberg's reader or writer.");
-    static final ConfigOption<Integer> BATCH_SIZE = ConfigOptions.key("isthmus.batch-size").intType()
-            .defaultValue(NativeReadOptions.DEFAULT_BATCH_SIZE).withDescription("Rows per decoded batch.");
-    static final ConfigOption<Boolean> LOCAL_READS = ConfigOptions.key("isthmus.local-reads").booleanType()
-            .defaultValue(true).withDescription("Let the library read file: locations itself.");
-    static final ConfigOption<String> ROW_FORMAT = ConfigOptions.key("isthmus.row-format").stringType()
-            .defaultValue("auto").withDescription("The rows native reads emit: columnar, binary or auto.");
+    static final ConfigOption<Integer> BATCH_SIZE = ConfigOptions.key("isthmus.batch-size")
+            .intType()
+            .defaultValue(NativeReadOptions.DEFAULT_BATCH_SIZE)
+            .withDescription("Rows per decoded batch.");
+    static final ConfigOption<Boolean> LOCAL_READS = ConfigOptions.key("isthmus.local-reads")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Let the library read file: locations itself.");
+    static final ConfigOption<String> ROW_FORMAT = ConfigOptions.key("isthmus.row-format")
+            .stringType()
+            .defaultValue("auto")
+            .withDescription("The rows native reads emit: columnar, binary or auto.");
 
     static final ConfigOption<MemorySize> MAX_NATIVE_BYTES = ConfigOptions.key("isthmus.max-native-bytes")
-            .memoryType().noDefaultValue()
+            .memoryType()
+            .noDefaultValue()
             .withDescription("The native memory one reader or writer subtask may hold at once; no cap by default.");
 
     static final ConfigOption<Long> MAX_DELETE_POSITIONS = ConfigOptions.key("isthmus.max-delete-positions")
-            .longType().defaultValue(NativeReadOptions.DEFAULT_MAX_DELETE_POSITIONS)
+            .longType()
+            .defaultValue(NativeReadOptions.DEFAULT_MAX_DELETE_POSITIONS)
             .withDescription("The positions a task's position delete files may delete from its data file.");
 
-    static final ConfigOption<MemorySize> MAX_EQUALITY_DELETE_BYTES = ConfigOptions
-            .key("isthmus.max-equality-delete-bytes").memoryType()
+    static final ConfigOption<MemorySize> MAX_EQUALITY_DELETE_BYTES = ConfigOptions.key(
+                    "isthmus.max-equality-delete-bytes")
+            .memoryType()
             .defaultValue(new MemorySize(NativeReadOptions.DEFAULT_MAX_EQUALITY_DELETE_BYTES))
             .withDescription("The heap the keys of a task's equality delete files on the same columns may take.");
 
-    static final List<ConfigOption<?>> ALL = List.of(NATIVE, STRICT, BATCH_SIZE, LOCAL_READS, ROW_FORMAT,
-            MAX_NATIVE_BYTES, MAX_DELETE_POSITIONS, MAX_EQUALITY_DELETE_BYTES);
+    static final List<ConfigOption<?>> ALL = List.of(
+            NATIVE,
+            STRICT,
+            BATCH_SIZE,
+            LOCAL_READS,
+            ROW_FORMAT,
+            MAX_NATIVE_BYTES,
+            MAX_DELETE_POSITIONS,
+            MAX_EQUALITY_DELETE_BYTES);
 
     /**
      * Parses and checks the {@code isthmus.*} keys of {@code options} (other keys are Iceberg's
@@ -92,29 +112,51 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
         NativeReadOptions defaults = NativeReadOptions.defaults();
         int batchSize = get(config, BATCH_SIZE, where);
         if (batchSize <= 0) {
-            throw new ValidationException(String.format(Locale.ROOT, "'%s' must be at least 1, got %d (%s)",
-                    BATCH_SIZE.key(), batchSize, where));
+            throw new ValidationException(String.format(
+                    Locale.ROOT, "'%s' must be at least 1, got %d (%s)", BATCH_SIZE.key(), batchSize, where));
         }
         boolean strict = get(config, STRICT, where);
         MemorySize cap = get(config, MAX_NATIVE_BYTES, where);
         if (cap != null && cap.getBytes() <= 0) {
-            throw new ValidationException(String.format(Locale.ROOT, "'%s' must be at least one byte, got '%s' (%s)",
-                    MAX_NATIVE_BYTES.key(), config.toMap().get(MAX_NATIVE_BYTES.key()), where));
+            throw new ValidationException(String.format(
+                    Locale.ROOT,
+                    "'%s' must be at least one byte, got '%s' (%s)",
+                    MAX_NATIVE_BYTES.key(),
+                    config.toMap().get(MAX_NATIVE_BYTES.key()),
+                    where));
         }
         long maxNativeBytes = cap == null ? MemoryTracker.NO_LIMIT : cap.getBytes();
         long maxDeletePositions = get(config, MAX_DELETE_POSITIONS, where);
         if (maxDeletePositions < 0 || maxDeletePositions > Integer.MAX_VALUE - 8) {
-            throw new ValidationException(String.format(Locale.ROOT, "'%s' must be between 0 and %d, got %d (%s)",
-                    MAX_DELETE_POSITIONS.key(), Integer.MAX_VALUE - 8, maxDeletePositions, where));
+            throw new ValidationException(String.format(
+                    Locale.ROOT,
+                    "'%s' must be between 0 and %d, got %d (%s)",
+                    MAX_DELETE_POSITIONS.key(),
+                    Integer.MAX_VALUE - 8,
+                    maxDeletePositions,
+                    where));
         }
-        long maxEqualityDeleteBytes = get(config, MAX_EQUALITY_DELETE_BYTES, where).getBytes();
+        long maxEqualityDeleteBytes =
+                get(config, MAX_EQUALITY_DELETE_BYTES, where).getBytes();
         if (maxEqualityDeleteBytes > NativeReadOptions.MAX_EQUALITY_DELETE_BYTES) {
-            throw new ValidationException(String.format(Locale.ROOT, "'%s' must be at most 1gb, got '%s' (%s)",
-                    MAX_EQUALITY_DELETE_BYTES.key(), config.toMap().get(MAX_EQUALITY_DELETE_BYTES.key()), where));
+            throw new ValidationException(String.format(
+                    Locale.ROOT,
+                    "'%s' must be at most 1gb, got '%s' (%s)",
+                    MAX_EQUALITY_DELETE_BYTES.key(),
+                    config.toMap().get(MAX_EQUALITY_DELETE_BYTES.key()),
+                    where));
         }
-        return new NativeSqlOptions(get(config, NATIVE, where), strict,
-                new NativeReadOptions(batchSize, strict, get(config, LOCAL_READS, where), defaults.rowFormat(),
-                        maxNativeBytes, maxDeletePositions, maxEqualityDeleteBytes),
+        return new NativeSqlOptions(
+                get(config, NATIVE, where),
+                strict,
+                new NativeReadOptions(
+                        batchSize,
+                        strict,
+                        get(config, LOCAL_READS, where),
+                        defaults.rowFormat(),
+                        maxNativeBytes,
+                        maxDeletePositions,
+                        maxEqualityDeleteBytes),
                 rowFormat(get(config, ROW_FORMAT, where), where));
     }
 
@@ -148,8 +190,13 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
             }
         });
         if (!unknown.isEmpty()) {
-            throw new ValidationException(String.format(Locale.ROOT, "unsupported option%s %s (%s); the %s options"
-                    + " are %s", unknown.size() == 1 ? "" : "s", quoted(unknown), where, PREFIX + "*",
+            throw new ValidationException(String.format(
+                    Locale.ROOT,
+                    "unsupported option%s %s (%s); the %s options" + " are %s",
+                    unknown.size() == 1 ? "" : "s",
+                    quoted(unknown),
+                    where,
+                    PREFIX + "*",
                     quoted(new TreeSet<>(known))));
         }
         return keys;
@@ -159,8 +206,15 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
         try {
             return config.get(option);
         } catch (IllegalArgumentException e) {
-            throw new ValidationException(String.format(Locale.ROOT, "invalid value '%s' for option '%s' (%s): %s",
-                    config.toMap().get(option.key()), option.key(), where, expected(option)), e);
+            throw new ValidationException(
+                    String.format(
+                            Locale.ROOT,
+                            "invalid value '%s' for option '%s' (%s): %s",
+                            config.toMap().get(option.key()),
+                            option.key(),
+                            where,
+                            expected(option)),
+                    e);
         }
     }
 
@@ -176,9 +230,13 @@ record NativeSqlOptions(boolean nativeIo, boolean strict, NativeReadOptions read
             case "auto" -> null;
             case "columnar" -> RowFormat.COLUMNAR;
             case "binary" -> RowFormat.BINARY;
-            default -> throw new ValidationException(String.format(Locale.ROOT,
-                    "invalid value '%s' for option '%s' (%s): expected columnar, binary or auto", value,
-                    ROW_FORMAT.key(), where));
+            default ->
+                throw new ValidationException(String.format(
+                        Locale.ROOT,
+                        "invalid value '%s' for option '%s' (%s): expected columnar, binary or auto",
+                        value,
+                        ROW_FORMAT.key(),
+                        where));
         };
     }
 

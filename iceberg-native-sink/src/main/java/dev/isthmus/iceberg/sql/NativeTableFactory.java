@@ -27,6 +27,7 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
 
     /** The catalog whose tables this serves, or {@code null} for connector tables. */
     private final NativeFlinkCatalog catalog;
+
     private final Map<String, String> nativeDefaults;
 
     /** For {@code 'connector'='isthmus-iceberg'} tables, through {@link IsthmusConnectorFactory}. */
@@ -53,8 +54,14 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
         if (!options.nativeIo() || isMetadataTable(context)) {
             return super.createDynamicTableSource(context);
         }
-        return new NativeTableSource(tableLoader(context), physicalColumns(context), tableOptions,
-                context.getConfiguration(), options.readOptions(), options.rowFormat(), describe(context),
+        return new NativeTableSource(
+                tableLoader(context),
+                physicalColumns(context),
+                tableOptions,
+                context.getConfiguration(),
+                options.readOptions(),
+                options.rowFormat(),
+                describe(context),
                 context.getObjectIdentifier().asSummaryString());
     }
 
@@ -65,8 +72,13 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
         if (!options.nativeIo() || isMetadataTable(context) || Boolean.parseBoolean(tableOptions.get(DYNAMIC_SINK))) {
             return super.createDynamicTableSink(context);
         }
-        return new NativeTableSink(tableLoader(context), physicalColumnsAndKey(context), context.getConfiguration(),
-                tableOptions, options.strict(), options.readOptions().maxNativeBytes());
+        return new NativeTableSink(
+                tableLoader(context),
+                physicalColumnsAndKey(context),
+                context.getConfiguration(),
+                tableOptions,
+                options.strict(),
+                options.readOptions().maxNativeBytes());
     }
 
     /**
@@ -82,8 +94,10 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
 
     private TableLoader tableLoader(Context context) {
         ObjectPath path = context.getObjectIdentifier().toObjectPath();
-        return catalog != null ? catalog.tableLoader(path)
-                : ConnectorTable.tableLoader(context.getObjectIdentifier(), context.getCatalogTable(), describe(context));
+        return catalog != null
+                ? catalog.tableLoader(path)
+                : ConnectorTable.tableLoader(
+                        context.getObjectIdentifier(), context.getCatalogTable(), describe(context));
     }
 
     /** How messages name the table. */
@@ -108,7 +122,8 @@ final class NativeTableFactory extends FlinkDynamicTableFactory {
     /** The physical columns and the primary key, whose columns the sink writes equality deletes on. */
     private static ResolvedSchema physicalColumnsAndKey(Context context) {
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
-        return new ResolvedSchema(physical(schema), List.of(), schema.getPrimaryKey().orElse(null));
+        return new ResolvedSchema(
+                physical(schema), List.of(), schema.getPrimaryKey().orElse(null));
     }
 
     static List<Column> physical(ResolvedSchema schema) {

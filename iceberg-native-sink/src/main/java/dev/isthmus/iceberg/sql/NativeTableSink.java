@@ -24,14 +24,20 @@ final class NativeTableSink implements DynamicTableSink, SupportsPartitioning, S
     private final TableLoader tableLoader;
     /** The table's physical columns. */
     private final ResolvedSchema schema;
+
     private final ReadableConfig config;
     private final Map<String, String> writeOptions;
     private final boolean strict;
     private final long maxNativeBytes;
     private boolean overwrite;
 
-    NativeTableSink(TableLoader tableLoader, ResolvedSchema schema, ReadableConfig config,
-            Map<String, String> writeOptions, boolean strict, long maxNativeBytes) {
+    NativeTableSink(
+            TableLoader tableLoader,
+            ResolvedSchema schema,
+            ReadableConfig config,
+            Map<String, String> writeOptions,
+            boolean strict,
+            long maxNativeBytes) {
         this.tableLoader = tableLoader;
         this.schema = schema;
         this.config = config;
@@ -45,7 +51,8 @@ final class NativeTableSink implements DynamicTableSink, SupportsPartitioning, S
         if (overwrite && !context.isBounded()) {
             throw new IllegalStateException("Unbounded data stream doesn't support overwrite operation.");
         }
-        List<String> equalityColumns = schema.getPrimaryKey().map(UniqueConstraint::getColumns).orElse(List.of());
+        List<String> equalityColumns =
+                schema.getPrimaryKey().map(UniqueConstraint::getColumns).orElse(List.of());
         return (DataStreamSinkProvider) (providerContext, rows) -> NativeIcebergSink.forRowData(rows)
                 .tableLoader(tableLoader)
                 .resolvedSchema(schema)

@@ -58,8 +58,12 @@ import org.apache.iceberg.util.PropertyUtil;
  * private to its source). With {@code isthmus.row-format} {@code auto} (the default) native reads
  * emit binary rows when the job will not reuse objects, and columnar rows when it will.
  */
-final class NativeTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown,
-        SupportsLimitPushDown, SupportsSourceWatermark {
+final class NativeTableSource
+        implements ScanTableSource,
+                SupportsProjectionPushDown,
+                SupportsFilterPushDown,
+                SupportsLimitPushDown,
+                SupportsSourceWatermark {
     /** What the job graph, the web UI and {@code EXPLAIN JSON_EXECUTION_PLAN} call the scan. */
     static final String OPERATOR_NAME = "IsthmusIcebergSource";
 
@@ -74,15 +78,24 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     private final String where;
     /** The table's full name, for the scan's operator. */
     private final String table;
+
     private int[] projectedFields;
     /** A projection that reaches into structs: each field's path of names, and the rows' type; else {@code null}. */
     private List<List<String>> nestedPaths;
+
     private RowType nestedType;
     private Long limit;
     private List<Expression> filters = List.of();
 
-    NativeTableSource(TableLoader loader, ResolvedSchema schema, Map<String, String> properties, ReadableConfig config,
-            NativeReadOptions nativeOptions, RowFormat rowFormat, String where, String table) {
+    NativeTableSource(
+            TableLoader loader,
+            ResolvedSchema schema,
+            Map<String, String> properties,
+            ReadableConfig config,
+            NativeReadOptions nativeOptions,
+            RowFormat rowFormat,
+            String where,
+            String table) {
         this.loader = loader;
         this.schema = schema;
         this.properties = properties;
@@ -94,8 +107,15 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     }
 
     private NativeTableSource(NativeTableSource other) {
-        this(other.loader, other.schema, other.properties, other.config, other.nativeOptions, other.rowFormat,
-                other.where, other.table);
+        this(
+                other.loader,
+                other.schema,
+                other.properties,
+                other.config,
+                other.nativeOptions,
+                other.rowFormat,
+                other.where,
+                other.table);
         this.projectedFields = other.projectedFields;
         this.nestedPaths = other.nestedPaths;
         this.nestedType = other.nestedType;
@@ -106,7 +126,8 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     @Override
     public void applyProjection(int[][] fields, DataType producedDataType) {
         if (Arrays.stream(fields).allMatch(path -> path.length == 1)) {
-            this.projectedFields = Arrays.stream(fields).mapToInt(path -> path[0]).toArray();
+            this.projectedFields =
+                    Arrays.stream(fields).mapToInt(path -> path[0]).toArray();
             this.nestedPaths = null;
             this.nestedType = null;
             return;
@@ -184,15 +205,15 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
             public DataStream<RowData> produceDataStream(ProviderContext provider, StreamExecutionEnvironment env) {
                 NativeIcebergSource.Builder builder = NativeIcebergSource.forRowData()
                         .tableLoader(loader.clone())
-                        .assignerFactory(config.get(FlinkConfigOptions.TABLE_EXEC_SPLIT_ASSIGNER_TYPE).factory())
+                        .assignerFactory(config.get(FlinkConfigOptions.TABLE_EXEC_SPLIT_ASSIGNER_TYPE)
+                                .factory())
                         .setAll(properties);
                 if (nestedPaths == null) {
                     builder.project(projectedSchema());
                 } else {
                     builder.projectNested(nestedPaths);
                 }
-                NativeIcebergSource source = builder
-                        .limit(limit)
+                NativeIcebergSource source = builder.limit(limit)
                         .filters(filters)
                         .flinkConfig(config)
                         .nativeOptions(nativeOptions.withRowFormat(rowFormat(env)))
@@ -203,10 +224,16 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
                 // takes the planner's name while the source keeps the one saying it is native, at
                 // no cost per record. What the planner would have set on the source is set here
                 // instead, as the planner computes it, since on the wrapper it reaches no operator.
-                DataStreamSource<RowData> scan = env.fromSource(source, WatermarkStrategy.noWatermarks(),
+                DataStreamSource<RowData> scan = env.fromSource(
+                        source,
+                        WatermarkStrategy.noWatermarks(),
                         OPERATOR_NAME + " " + table,
-                        InternalTypeInfo.of(nestedType != null ? nestedType
-                                : (RowType) projectedSchema().toPhysicalRowDataType().getLogicalType()));
+                        InternalTypeInfo.of(
+                                nestedType != null
+                                        ? nestedType
+                                        : (RowType) projectedSchema()
+                                                .toPhysicalRowDataType()
+                                                .getLogicalType()));
                 provider.generateUid("source").ifPresent(scan::uid);
                 getParallelism().ifPresent(scan::setParallelism);
                 ((TransformationWithLineage<RowData>) scan.getTransformation()).setLineageVertex(lineage(isBounded()));
@@ -228,8 +255,8 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
 
     /** What the planner records for a scan: the table by its full name, with no namespace or facets. */
     private LineageVertex lineage(boolean bounded) {
-        DefaultSourceLineageVertex vertex = new DefaultSourceLineageVertex(
-                bounded ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED);
+        DefaultSourceLineageVertex vertex =
+                new DefaultSourceLineageVertex(bounded ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED);
         vertex.addDataset(new DefaultLineageDataset(table, "", Map.of()));
         return vertex;
     }
@@ -250,8 +277,11 @@ final class NativeTableSource implements ScanTableSource, SupportsProjectionPush
     }
 
     private ResolvedSchema projectedSchema() {
-        return projectedFields == null ? schema
-                : ResolvedSchema.of(Arrays.stream(projectedFields).mapToObj(schema.getColumns()::get).toList());
+        return projectedFields == null
+                ? schema
+                : ResolvedSchema.of(Arrays.stream(projectedFields)
+                        .mapToObj(schema.getColumns()::get)
+                        .toList());
     }
 
     @Override

@@ -47,8 +47,7 @@ class AppendParityTest {
 
     static Stream<Arguments> specs() {
         return Stream.of(
-                Arguments.of("unpartitioned", spec(b -> b),
-                        DistributionMode.NONE),
+                Arguments.of("unpartitioned", spec(b -> b), DistributionMode.NONE),
                 Arguments.of("identity", spec(b -> b.identity("bool")), DistributionMode.HASH),
                 Arguments.of("bucket", spec(b -> b.bucket("i64", 4)), DistributionMode.HASH),
                 Arguments.of("truncate", spec(b -> b.truncate("str_req", 2)), DistributionMode.NONE),
@@ -70,17 +69,23 @@ class AppendParityTest {
         Map<String, String> props = Map.of("write.target-file-size-bytes", "32768", "format-version", "3");
         Table stock = tables.create("stock", SCHEMA, spec.apply(SCHEMA), props);
         Table ours = tables.create("ours", SCHEMA, spec.apply(SCHEMA), props);
-        List<RowData> rows = SinkTests.toRowData(narrowTimes(new RandomRecords(name.hashCode(), 0.1)
-                .records(SCHEMA, ROWS)), SCHEMA);
+        List<RowData> rows =
+                SinkTests.toRowData(narrowTimes(new RandomRecords(name.hashCode(), 0.1).records(SCHEMA, ROWS)), SCHEMA);
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         DataStream<RowData> input = env.fromData(rows, InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
         // The collection source runs at parallelism 1; the writers would too without being told.
-        FlinkSink.forRowData(input).tableLoader(SinkTests.loader(stock)).distributionMode(mode).writeParallelism(2)
+        FlinkSink.forRowData(input)
+                .tableLoader(SinkTests.loader(stock))
+                .distributionMode(mode)
+                .writeParallelism(2)
                 .append();
-        NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(ours)).distributionMode(mode)
-                .writeParallelism(2).append();
+        NativeIcebergSink.forRowData(input)
+                .tableLoader(SinkTests.loader(ours))
+                .distributionMode(mode)
+                .writeParallelism(2)
+                .append();
         env.execute("append " + name);
 
         Map<java.util.List<Object>, Integer> expected = SinkTests.rows(stock);
@@ -100,12 +105,17 @@ class AppendParityTest {
             assertThat(files).as("rolled at the target size").hasSizeGreaterThan(2);
         } else if (mode == DistributionMode.HASH) {
             // Data file names start with the writing subtask's index.
-            Map<String, java.util.Set<String>> writersPerPartition = files.stream().collect(
-                    java.util.stream.Collectors.groupingBy(f -> f.partition().toString(),
+            Map<String, java.util.Set<String>> writersPerPartition = files.stream()
+                    .collect(java.util.stream.Collectors.groupingBy(
+                            f -> f.partition().toString(),
                             java.util.stream.Collectors.mapping(
-                                    f -> Path.of(f.location()).getFileName().toString().split("-")[0],
+                                    f -> Path.of(f.location())
+                                            .getFileName()
+                                            .toString()
+                                            .split("-")[0],
                                     java.util.stream.Collectors.toSet())));
-            assertThat(writersPerPartition.values()).as("hash distribution: one writer per partition")
+            assertThat(writersPerPartition.values())
+                    .as("hash distribution: one writer per partition")
                     .allSatisfy(writers -> assertThat(writers).hasSize(1));
             assertThat(writersPerPartition).hasSizeGreaterThan(1);
         }

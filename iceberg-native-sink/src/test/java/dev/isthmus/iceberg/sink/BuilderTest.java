@@ -36,8 +36,8 @@ class BuilderTest {
     void input() {
         tables = new SinkTests.Warehouse(warehouse);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        input = env.fromData(List.<RowData>of(GenericRowData.of(1L, null, null)),
-                InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
+        input = env.fromData(
+                List.<RowData>of(GenericRowData.of(1L, null, null)), InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
     }
 
     @Test
@@ -50,8 +50,10 @@ class BuilderTest {
     @Test
     void upsertNeedsEqualityFields() {
         Table table = tables.create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
-        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(table))
-                .upsert(true).append())
+        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input)
+                        .tableLoader(SinkTests.loader(table))
+                        .upsert(true)
+                        .append())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Upsert needs equality fields");
     }
@@ -59,8 +61,12 @@ class BuilderTest {
     @Test
     void upsertExcludesOverwrite() {
         Table table = tables.create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
-        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(table))
-                .equalityFieldColumns(List.of("id")).upsert(true).overwrite(true).append())
+        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input)
+                        .tableLoader(SinkTests.loader(table))
+                        .equalityFieldColumns(List.of("id"))
+                        .upsert(true)
+                        .overwrite(true)
+                        .append())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Upsert and overwrite cannot be combined");
     }
@@ -68,28 +74,35 @@ class BuilderTest {
     @Test
     void equalityFieldsMustExist() {
         Table table = tables.create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
-        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(table))
-                .equalityFieldColumns(List.of("nope")).append())
+        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input)
+                        .tableLoader(SinkTests.loader(table))
+                        .equalityFieldColumns(List.of("nope"))
+                        .append())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'nope'");
     }
 
     @Test
     void upsertOnPartitionedTableNeedsPartitionSourcesInTheKey() {
-        Table table = tables.create("t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("region").build(),
-                Map.of());
-        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(table))
-                .equalityFieldColumns(List.of("id")).upsert(true).append())
+        Table table = tables.create(
+                "t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("region").build(), Map.of());
+        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input)
+                        .tableLoader(SinkTests.loader(table))
+                        .equalityFieldColumns(List.of("id"))
+                        .upsert(true)
+                        .append())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'region'");
     }
 
     @Test
     void rangeDistributionWithoutKeyIsRefused() {
-        Table table = tables.create("t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("region").build(),
-                Map.of());
-        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(table))
-                .distributionMode(DistributionMode.RANGE).append())
+        Table table = tables.create(
+                "t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("region").build(), Map.of());
+        assertThatThrownBy(() -> NativeIcebergSink.forRowData(input)
+                        .tableLoader(SinkTests.loader(table))
+                        .distributionMode(DistributionMode.RANGE)
+                        .append())
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("range");
     }

@@ -47,8 +47,16 @@ class CommitFailureTest {
     @BeforeEach
     void table() {
         // Iceberg retries a failed commit; a short wait keeps the retries quick.
-        table = new SinkTests.Warehouse(warehouse).create("t", CommitterHarness.SCHEMA, CommitterHarness.BY_REGION,
-                Map.of(TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "1", TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "1"));
+        table = new SinkTests.Warehouse(warehouse)
+                .create(
+                        "t",
+                        CommitterHarness.SCHEMA,
+                        CommitterHarness.BY_REGION,
+                        Map.of(
+                                TableProperties.COMMIT_MIN_RETRY_WAIT_MS,
+                                "1",
+                                TableProperties.COMMIT_MAX_RETRY_WAIT_MS,
+                                "1"));
         committers = new CommitterHarness(table);
         loader = FaultInjection.loader(table);
     }
@@ -142,13 +150,12 @@ class CommitFailureTest {
             committer.snapshot(2, 2);
             committer.processElement(committers.files(3, 30, "a"));
             state = CommitterHarness.checkpoint(committer, 3);
-            FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(id -> id == 3),
-                    (catalog, base, metadata) -> {
+            FaultInjection.onCommit(FaultInjection.once(
+                    FaultInjection.committingCheckpoint(id -> id == 3), (catalog, base, metadata) -> {
                         catalog.commit(base, metadata);
                         throw new FaultInjection.Crash("Injected crash after the swap");
                     }));
-            assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(3))
-                    .isInstanceOf(FaultInjection.Crash.class);
+            assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(3)).isInstanceOf(FaultInjection.Crash.class);
         }
         try (var _ = open(state)) {
             assertThat(checkpointsCommitted()).containsExactly("1", "3");
@@ -214,25 +221,31 @@ class CommitFailureTest {
             committer.processElement(committers.files(1, 10, "a"));
             committer.snapshot(1, 1);
             committer.notifyOfCompletedCheckpoint(1);
-            committer.processElement(delta(2, List.of(
-                    CommitterHarness.row(RowKind.DELETE, 0, "a"), CommitterHarness.row(RowKind.INSERT, 100, "a"))));
+            committer.processElement(delta(
+                    2,
+                    List.of(
+                            CommitterHarness.row(RowKind.DELETE, 0, "a"),
+                            CommitterHarness.row(RowKind.INSERT, 100, "a"))));
             committer.snapshot(2, 2);
-            committer.processElement(delta(3, List.of(
-                    CommitterHarness.row(RowKind.DELETE, 1, "a"), CommitterHarness.row(RowKind.INSERT, 101, "a"))));
+            committer.processElement(delta(
+                    3,
+                    List.of(
+                            CommitterHarness.row(RowKind.DELETE, 1, "a"),
+                            CommitterHarness.row(RowKind.INSERT, 101, "a"))));
             state = CommitterHarness.checkpoint(committer, 3);
-            FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(id -> id == 2),
-                    (catalog, base, metadata) -> {
+            FaultInjection.onCommit(FaultInjection.once(
+                    FaultInjection.committingCheckpoint(id -> id == 2), (catalog, base, metadata) -> {
                         catalog.commit(base, metadata);
                         throw new FaultInjection.Crash("Injected crash after checkpoint 2's snapshot");
                     }));
-            assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(3))
-                    .isInstanceOf(FaultInjection.Crash.class);
+            assertThatThrownBy(() -> committer.notifyOfCompletedCheckpoint(3)).isInstanceOf(FaultInjection.Crash.class);
         }
         assertThat(checkpointsCommitted()).containsExactly("1", "2");
         try (var _ = open(state)) {
             assertThat(checkpointsCommitted()).containsExactly("1", "2", "3");
         }
-        assertThat(SinkTests.rows(table).keySet()).extracting(row -> row.get(0))
+        assertThat(SinkTests.rows(table).keySet())
+                .extracting(row -> row.get(0))
                 .containsExactlyInAnyOrder(2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 100L, 101L);
         assertNothingLeftBehind();
     }
@@ -286,7 +299,9 @@ class CommitFailureTest {
             committer.notifyOfCompletedCheckpoint(3);
         }
         assertThat(checkpointsCommitted()).containsExactly("1", "2", "3");
-        assertThat(committers.rowCount()).as("deleted in 2, inserted again in 3").isEqualTo(10);
+        assertThat(committers.rowCount())
+                .as("deleted in 2, inserted again in 3")
+                .isEqualTo(10);
         assertNothingLeftBehind();
     }
 
@@ -322,10 +337,12 @@ class CommitFailureTest {
             committer.processElement(committers.files(1, 10, "a"));
             committer.snapshot(1, 1);
             committer.notifyOfCompletedCheckpoint(1);
-            committer.processElement(delta(2, List.of(
-                    CommitterHarness.row(RowKind.DELETE, 0, "a"), CommitterHarness.row(RowKind.INSERT, 100, "a"))));
-            FaultInjection.refuseOutput(location -> isCommitterManifest(location)
-                    && manifests.incrementAndGet() == 2);
+            committer.processElement(delta(
+                    2,
+                    List.of(
+                            CommitterHarness.row(RowKind.DELETE, 0, "a"),
+                            CommitterHarness.row(RowKind.INSERT, 100, "a"))));
+            FaultInjection.refuseOutput(location -> isCommitterManifest(location) && manifests.incrementAndGet() == 2);
             assertThatThrownBy(() -> committer.snapshot(2, 2)).hasStackTraceContaining("Injected failure creating");
             assertThat(manifests).hasValue(2);
             FaultInjection.reset();
@@ -334,7 +351,8 @@ class CommitFailureTest {
             committer.notifyOfCompletedCheckpoint(3);
         }
         assertThat(checkpointsCommitted()).containsExactly("1", "2");
-        assertThat(SinkTests.rows(table).keySet()).extracting(row -> row.get(0))
+        assertThat(SinkTests.rows(table).keySet())
+                .extracting(row -> row.get(0))
                 .containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 100L);
         assertNothingLeftBehind();
     }
@@ -387,7 +405,9 @@ class CommitFailureTest {
             replay.processElement(committers.files(WriterOperator.END_OF_INPUT, LongStream.range(20, 30), "b"));
             replay.endInput();
         }
-        assertThat(SinkTests.rows(table)).hasSize(30).allSatisfy((row, count) -> assertThat(count).isOne());
+        assertThat(SinkTests.rows(table))
+                .hasSize(30)
+                .allSatisfy((row, count) -> assertThat(count).isOne());
         assertThat(checkpointsCommitted()).containsExactly("1", Long.toString(WriterOperator.END_OF_INPUT));
         assertNothingLeftBehind();
     }
@@ -407,7 +427,8 @@ class CommitFailureTest {
             }
         }
         assertThat(committers.rowCount()).isEqualTo(20);
-        assertThat(committers.snapshots()).extracting(s -> s.summary().get(SinkUtil.FLINK_JOB_ID))
+        assertThat(committers.snapshots())
+                .extracting(s -> s.summary().get(SinkUtil.FLINK_JOB_ID))
                 .containsExactly(jobId.toString(), jobId.toString());
         assertNothingLeftBehind();
     }
@@ -417,8 +438,7 @@ class CommitFailureTest {
         return committers.open(loader, false, Map.of(), SnapshotRef.MAIN_BRANCH, checkpoint);
     }
 
-    private StreamRecord<FlushedFiles> delta(long checkpointId, List<RowData> rows)
-            throws Exception {
+    private StreamRecord<FlushedFiles> delta(long checkpointId, List<RowData> rows) throws Exception {
         return new StreamRecord<>(FlushedFiles.of(checkpointId, committers.write(true, rows)));
     }
 
@@ -434,7 +454,11 @@ class CommitFailureTest {
     }
 
     private void assertNothingLeftBehind() {
-        assertThat(SinkTests.unreferencedDataFiles(table)).as("data files no snapshot references").isEmpty();
-        assertThat(SinkTests.committerManifests(table)).as("committer manifests").isEmpty();
+        assertThat(SinkTests.unreferencedDataFiles(table))
+                .as("data files no snapshot references")
+                .isEmpty();
+        assertThat(SinkTests.committerManifests(table))
+                .as("committer manifests")
+                .isEmpty();
     }
 }

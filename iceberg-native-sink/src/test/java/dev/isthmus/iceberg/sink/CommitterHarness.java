@@ -38,10 +38,13 @@ import org.apache.iceberg.types.Types;
  * the restarts of one job's committer), and the writers' files they receive.
  */
 final class CommitterHarness {
-    static final Schema SCHEMA = new Schema(List.of(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.required(2, "region", Types.StringType.get())), Set.of(1, 2));
-    static final PartitionSpec BY_REGION = PartitionSpec.builderFor(SCHEMA).identity("region").build();
+    static final Schema SCHEMA = new Schema(
+            List.of(
+                    Types.NestedField.required(1, "id", Types.LongType.get()),
+                    Types.NestedField.required(2, "region", Types.StringType.get())),
+            Set.of(1, 2));
+    static final PartitionSpec BY_REGION =
+            PartitionSpec.builderFor(SCHEMA).identity("region").build();
 
     final Table table;
     final OperatorID operatorId = new OperatorID();
@@ -61,19 +64,33 @@ final class CommitterHarness {
     }
 
     /** A committer started without state, or restored from {@code checkpoint}, in a new job. */
-    OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(TableLoader loader, boolean overwrite,
-            Map<String, String> properties, String branch, Checkpoint checkpoint) throws Exception {
+    OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(
+            TableLoader loader, boolean overwrite, Map<String, String> properties, String branch, Checkpoint checkpoint)
+            throws Exception {
         return open(new JobID(), loader, overwrite, properties, branch, checkpoint);
     }
 
     /** The same in the first attempt of a job with this id. */
-    OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(JobID jobId, TableLoader loader, boolean overwrite,
-            Map<String, String> properties, String branch, Checkpoint checkpoint) throws Exception {
+    OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(
+            JobID jobId,
+            TableLoader loader,
+            boolean overwrite,
+            Map<String, String> properties,
+            String branch,
+            Checkpoint checkpoint)
+            throws Exception {
         CommitterOperator operator = new CommitterOperator(loader, overwrite, properties, branch, table.spec(), 1);
-        MockEnvironment environment = new MockEnvironmentBuilder().setJobID(jobId).setTaskName("committer")
-                .setMaxParallelism(1).setParallelism(1).setSubtaskIndex(0).build();
-        var harness = new OneInputStreamOperatorTestHarness<>(operator,
-                TypeInformation.of(FlushedFiles.class).createSerializer(new SerializerConfigImpl()), environment);
+        MockEnvironment environment = new MockEnvironmentBuilder()
+                .setJobID(jobId)
+                .setTaskName("committer")
+                .setMaxParallelism(1)
+                .setParallelism(1)
+                .setSubtaskIndex(0)
+                .build();
+        var harness = new OneInputStreamOperatorTestHarness<>(
+                operator,
+                TypeInformation.of(FlushedFiles.class).createSerializer(new SerializerConfigImpl()),
+                environment);
         harness.getStreamConfig().setOperatorID(operatorId);
         harness.setup();
         if (checkpoint == null) {
@@ -103,9 +120,16 @@ final class CommitterHarness {
     /** Writes the rows as one writer task attempt would, with equality deletes when {@code delta}. */
     WriteResult write(boolean delta, List<RowData> rows) throws Exception {
         Table copy = SerializableTable.copyOf(table);
-        SinkTaskWriterFactory factory = new SinkTaskWriterFactory(() -> copy, SinkTests.flinkType(SCHEMA),
-                FileFormat.PARQUET, 128 << 20, new HashMap<>(), delta ? List.of(1, 2) : List.of(), false,
-                DataFileAppenders.ICEBERG_JAVA, MemoryTracker.NO_LIMIT);
+        SinkTaskWriterFactory factory = new SinkTaskWriterFactory(
+                () -> copy,
+                SinkTests.flinkType(SCHEMA),
+                FileFormat.PARQUET,
+                128 << 20,
+                new HashMap<>(),
+                delta ? List.of(1, 2) : List.of(),
+                false,
+                DataFileAppenders.ICEBERG_JAVA,
+                MemoryTracker.NO_LIMIT);
         factory.initialize(0, writerAttempt++);
         TaskWriter<RowData> writer = factory.create();
         for (RowData row : rows) {

@@ -34,8 +34,12 @@ class CommitterTest {
 
     @BeforeEach
     void table() {
-        table = new SinkTests.Warehouse(warehouse).create("t", CommitterHarness.SCHEMA, CommitterHarness.BY_REGION,
-                Map.of(CommitterOperator.MAX_CONTINUOUS_EMPTY_COMMITS, "2"));
+        table = new SinkTests.Warehouse(warehouse)
+                .create(
+                        "t",
+                        CommitterHarness.SCHEMA,
+                        CommitterHarness.BY_REGION,
+                        Map.of(CommitterOperator.MAX_CONTINUOUS_EMPTY_COMMITS, "2"));
         committers = new CommitterHarness(table);
         operatorId = committers.operatorId;
     }
@@ -63,7 +67,9 @@ class CommitterTest {
             assertThat(snapshot.operation()).isEqualTo("append");
             assertThat(snapshot.summary())
                     .containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "1")
-                    .containsEntry(SinkUtil.FLINK_JOB_ID, committer.getEnvironment().getJobID().toString())
+                    .containsEntry(
+                            SinkUtil.FLINK_JOB_ID,
+                            committer.getEnvironment().getJobID().toString())
                     .containsEntry(SinkUtil.OPERATOR_ID, operatorId.toString())
                     .containsEntry("app", "test");
             assertThat(rowCount()).isEqualTo(100);
@@ -96,8 +102,9 @@ class CommitterTest {
             assertThat(rowCount()).isEqualTo(150);
             assertThat(snapshots()).hasSize(2);
         }
-        assertThat(CommitHistory.maxCommittedCheckpointId(table, failedJob, operatorId.toString(),
-                SnapshotRef.MAIN_BRANCH)).isEqualTo(2);
+        assertThat(CommitHistory.maxCommittedCheckpointId(
+                        table, failedJob, operatorId.toString(), SnapshotRef.MAIN_BRANCH))
+                .isEqualTo(2);
     }
 
     @Test
@@ -138,12 +145,18 @@ class CommitterTest {
         try (var committer = open(false, Map.of(), SnapshotRef.MAIN_BRANCH, null)) {
             committer.processElement(files(1, 10, "a"));
             committer.snapshot(1, 1);
-            committer.processElement(new StreamRecord<>(FlushedFiles.of(2, committers.write(true, List.of(
-                    CommitterHarness.row(RowKind.DELETE, 0, "a"), CommitterHarness.row(RowKind.INSERT, 1000, "a"))))));
+            committer.processElement(new StreamRecord<>(FlushedFiles.of(
+                    2,
+                    committers.write(
+                            true,
+                            List.of(
+                                    CommitterHarness.row(RowKind.DELETE, 0, "a"),
+                                    CommitterHarness.row(RowKind.INSERT, 1000, "a"))))));
             committer.snapshot(2, 2);
             committer.notifyOfCompletedCheckpoint(2);
             List<Snapshot> snapshots = snapshots();
-            assertThat(snapshots).extracting(s -> s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))
+            assertThat(snapshots)
+                    .extracting(s -> s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))
                     .containsExactly("1", "2");
             assertThat(snapshots.get(1).operation()).isEqualTo("overwrite");
             assertThat(rowCount()).isEqualTo(10);
@@ -177,8 +190,7 @@ class CommitterTest {
         }
         table.refresh();
         assertThat(table.currentSnapshot().operation()).isEqualTo("overwrite");
-        assertThat(SinkTests.rows(table).keySet()).extracting(r -> r.get(1))
-                .containsOnly("a", "b");
+        assertThat(SinkTests.rows(table).keySet()).extracting(r -> r.get(1)).containsOnly("a", "b");
         assertThat(rowCount()).isEqualTo(25);
     }
 
@@ -191,26 +203,36 @@ class CommitterTest {
         table.refresh();
         assertThat(table.currentSnapshot()).as("main untouched").isNull();
         Snapshot branch = table.snapshot("audit");
-        assertThat(branch.summary()).containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID,
-                Long.toString(WriterOperator.END_OF_INPUT));
-        assertThat(CommitHistory.maxCommittedCheckpointId(table, branch.summary().get(SinkUtil.FLINK_JOB_ID),
-                operatorId.toString(), "audit")).isEqualTo(WriterOperator.END_OF_INPUT);
+        assertThat(branch.summary())
+                .containsEntry(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, Long.toString(WriterOperator.END_OF_INPUT));
+        assertThat(CommitHistory.maxCommittedCheckpointId(
+                        table, branch.summary().get(SinkUtil.FLINK_JOB_ID), operatorId.toString(), "audit"))
+                .isEqualTo(WriterOperator.END_OF_INPUT);
     }
 
     @Test
     void readsTheBookkeepingOfIcebergsOwnSink() {
         // What Iceberg's FlinkSink writes into the summary of its commits.
-        table.newAppend().set(SinkUtil.FLINK_JOB_ID, "job-1").set(SinkUtil.OPERATOR_ID, "op-1")
-                .set(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "7").commit();
-        table.newAppend().set(SinkUtil.FLINK_JOB_ID, "job-2").set(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "3").commit();
-        assertThat(CommitHistory.maxCommittedCheckpointId(table, "job-1", "op-1", "main")).isEqualTo(7);
+        table.newAppend()
+                .set(SinkUtil.FLINK_JOB_ID, "job-1")
+                .set(SinkUtil.OPERATOR_ID, "op-1")
+                .set(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "7")
+                .commit();
+        table.newAppend()
+                .set(SinkUtil.FLINK_JOB_ID, "job-2")
+                .set(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID, "3")
+                .commit();
+        assertThat(CommitHistory.maxCommittedCheckpointId(table, "job-1", "op-1", "main"))
+                .isEqualTo(7);
         assertThat(CommitHistory.maxCommittedCheckpointId(table, "job-1", "op-2", "main"))
                 .isEqualTo(CommitHistory.NONE);
-        assertThat(CommitHistory.maxCommittedCheckpointId(table, "job-2", "any", "main")).isEqualTo(3);
+        assertThat(CommitHistory.maxCommittedCheckpointId(table, "job-2", "any", "main"))
+                .isEqualTo(3);
     }
 
-    private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(boolean overwrite,
-            Map<String, String> properties, String branch, CommitterHarness.Checkpoint state) throws Exception {
+    private OneInputStreamOperatorTestHarness<FlushedFiles, Void> open(
+            boolean overwrite, Map<String, String> properties, String branch, CommitterHarness.Checkpoint state)
+            throws Exception {
         return committers.open(SinkTests.loader(table), overwrite, properties, branch, state);
     }
 

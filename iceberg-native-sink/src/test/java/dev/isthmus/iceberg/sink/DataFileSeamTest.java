@@ -48,9 +48,11 @@ class DataFileSeamTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = SinkTests.miniCluster();
 
-    private static final Schema SCHEMA = new Schema(List.of(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "name", Types.StringType.get())), Set.of(1));
+    private static final Schema SCHEMA = new Schema(
+            List.of(
+                    Types.NestedField.required(1, "id", Types.LongType.get()),
+                    Types.NestedField.optional(2, "name", Types.StringType.get())),
+            Set.of(1));
     private static final String MARK = "isthmus.test.writer";
 
     /** Iceberg's Parquet writer for Flink rows, with a mark in the footer to tell its files apart. */
@@ -84,22 +86,29 @@ class DataFileSeamTest {
     @Test
     void anotherAppenderWritesTheDataFilesOnly() throws Exception {
         SinkTests.Warehouse tables = new SinkTests.Warehouse(warehouse);
-        Map<String, String> props = Map.of("write.parquet.compression-codec", "gzip",
-                "write.parquet.row-group-size-bytes", "8192");
+        Map<String, String> props =
+                Map.of("write.parquet.compression-codec", "gzip", "write.parquet.row-group-size-bytes", "8192");
         Table stock = tables.create("stock", SCHEMA, PartitionSpec.unpartitioned(), props);
         Table ours = tables.create("ours", SCHEMA, PartitionSpec.unpartitioned(), props);
         List<RowData> rows = new ArrayList<>();
         for (long i = 0; i < 6_000; i++) {
             // Every third row updates an earlier key: position deletes in upsert mode.
             long id = i % 3 == 2 ? i - 2 : i;
-            rows.add(GenericRowData.ofKind(i % 3 == 2 ? RowKind.UPDATE_AFTER : RowKind.INSERT, id,
-                    StringData.fromString("name-" + i)));
+            rows.add(GenericRowData.ofKind(
+                    i % 3 == 2 ? RowKind.UPDATE_AFTER : RowKind.INSERT, id, StringData.fromString("name-" + i)));
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         DataStream<RowData> input = env.fromData(rows, InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
-        FlinkSink.forRowData(input).tableLoader(SinkTests.loader(stock)).upsert(true).writeParallelism(2).append();
-        NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(ours)).upsert(true).writeParallelism(2)
+        FlinkSink.forRowData(input)
+                .tableLoader(SinkTests.loader(stock))
+                .upsert(true)
+                .writeParallelism(2)
+                .append();
+        NativeIcebergSink.forRowData(input)
+                .tableLoader(SinkTests.loader(ours))
+                .upsert(true)
+                .writeParallelism(2)
                 .dataFileAppenders(MARKED)
                 .append();
         env.execute("seam");
@@ -115,13 +124,15 @@ class DataFileSeamTest {
             assertThat(footer.getBlocks().getFirst().getColumns().getFirst().getCodec())
                     .isEqualTo(CompressionCodecName.GZIP);
         });
-        assertThat(deleteFiles).isNotEmpty().allSatisfy(file ->
-                assertThat(footer(file).getFileMetaData().getKeyValueMetaData()).doesNotContainKey(MARK));
+        assertThat(deleteFiles)
+                .isNotEmpty()
+                .allSatisfy(file -> assertThat(footer(file).getFileMetaData().getKeyValueMetaData())
+                        .doesNotContainKey(MARK));
     }
 
     private static ParquetMetadata footer(ContentFile<?> file) {
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
-                new org.apache.hadoop.fs.Path(file.location()), new Configuration()))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.location()), new Configuration()))) {
             return reader.getFooter();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -132,14 +143,17 @@ class DataFileSeamTest {
     void eachWriterSubtaskIsToldItsJob() throws Exception {
         SinkTests.Warehouse tables = new SinkTests.Warehouse(warehouse);
         Table table = tables.create("jobs", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
-        List<RowData> rows = List.of(GenericRowData.of(1L, StringData.fromString("a")),
-                GenericRowData.of(2L, StringData.fromString("b")));
+        List<RowData> rows = List.of(
+                GenericRowData.of(1L, StringData.fromString("a")), GenericRowData.of(2L, StringData.fromString("b")));
         List<String> jobs = new ArrayList<>();
         for (int run = 0; run < 2; run++) {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             DataStream<RowData> input = env.fromData(rows, InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
-            NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(table)).writeParallelism(2)
-                    .dataFileAppenders(JOB_RECORDING).append();
+            NativeIcebergSink.forRowData(input)
+                    .tableLoader(SinkTests.loader(table))
+                    .writeParallelism(2)
+                    .dataFileAppenders(JOB_RECORDING)
+                    .append();
             jobs.add(env.execute("jobs " + run).getJobID().toHexString());
         }
         assertThat(TOLD).containsExactlyInAnyOrder(jobs.get(0), jobs.get(0), jobs.get(1), jobs.get(1));

@@ -48,11 +48,13 @@ class DeltaParityTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = SinkTests.miniCluster();
 
-    private static final Schema SCHEMA = new Schema(List.of(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.required(2, "region", Types.StringType.get()),
-            Types.NestedField.optional(3, "amount", Types.DoubleType.get()),
-            Types.NestedField.optional(4, "note", Types.StringType.get())), Set.of(1, 2));
+    private static final Schema SCHEMA = new Schema(
+            List.of(
+                    Types.NestedField.required(1, "id", Types.LongType.get()),
+                    Types.NestedField.required(2, "region", Types.StringType.get()),
+                    Types.NestedField.optional(3, "amount", Types.DoubleType.get()),
+                    Types.NestedField.optional(4, "note", Types.StringType.get())),
+            Set.of(1, 2));
     private static final int SEEDED = 2_000;
     private static final int ADDED = 600;
 
@@ -61,17 +63,22 @@ class DeltaParityTest {
 
     static Stream<Arguments> cases() {
         DistributionMode none = DistributionMode.NONE;
-        return Stream.of(Arguments.of(true, false, 2, none), Arguments.of(false, false, 2, none),
-                Arguments.of(true, true, 2, none), Arguments.of(false, true, 2, none),
-                Arguments.of(true, true, 2, DistributionMode.HASH), Arguments.of(false, true, 3, none));
+        return Stream.of(
+                Arguments.of(true, false, 2, none),
+                Arguments.of(false, false, 2, none),
+                Arguments.of(true, true, 2, none),
+                Arguments.of(false, true, 2, none),
+                Arguments.of(true, true, 2, DistributionMode.HASH),
+                Arguments.of(false, true, 3, none));
     }
 
     @ParameterizedTest(name = "upsert={0} partitioned={1} format-version={2} distribution={3}")
     @MethodSource("cases")
-    void deletesAndUpdatesAsTheStockSink(boolean upsert, boolean partitioned, int formatVersion,
-            DistributionMode distribution) throws Exception {
+    void deletesAndUpdatesAsTheStockSink(
+            boolean upsert, boolean partitioned, int formatVersion, DistributionMode distribution) throws Exception {
         SinkTests.Warehouse tables = new SinkTests.Warehouse(warehouse);
-        PartitionSpec spec = partitioned ? PartitionSpec.builderFor(SCHEMA).identity("region").build()
+        PartitionSpec spec = partitioned
+                ? PartitionSpec.builderFor(SCHEMA).identity("region").build()
                 : PartitionSpec.unpartitioned();
         Map<String, String> props = Map.of("format-version", Integer.toString(formatVersion));
         Table stock = tables.create("stock", SCHEMA, spec, props);
@@ -87,9 +94,15 @@ class DeltaParityTest {
         run(changes, stock, ours, upsert, distribution);
 
         Map<List<Object>, Integer> expected = new HashMap<>();
-        state.values().forEach(r -> expected.merge(
-                List.of(r.getLong(0), r.getString(1).toString(), r.getDouble(2), r.getString(3).toString()), 1,
-                Integer::sum));
+        state.values()
+                .forEach(r -> expected.merge(
+                        List.of(
+                                r.getLong(0),
+                                r.getString(1).toString(),
+                                r.getDouble(2),
+                                r.getString(3).toString()),
+                        1,
+                        Integer::sum));
         Map<List<Object>, Integer> stockRows = SinkTests.rows(stock);
         assertThat(stockRows).isEqualTo(expected);
         assertThat(SinkTests.rows(ours)).isEqualTo(stockRows);
@@ -102,7 +115,8 @@ class DeltaParityTest {
         assertThat(NativeSourceCounters.equalityDeleteKeys()).isGreaterThan(keys);
 
         List<DeleteFile> ourDeletes = SinkTests.deleteFiles(ours);
-        assertThat(ourDeletes).extracting(DeleteFile::content)
+        assertThat(ourDeletes)
+                .extracting(DeleteFile::content)
                 .contains(FileContent.EQUALITY_DELETES, FileContent.POSITION_DELETES);
         assertThat(deleteRows(ourDeletes)).isEqualTo(deleteRows(SinkTests.deleteFiles(stock)));
         for (DeleteFile delete : ourDeletes) {
@@ -110,7 +124,9 @@ class DeltaParityTest {
                 assertThat(delete.format()).as("deletion vectors on v3").isEqualTo(FileFormat.PUFFIN);
             } else {
                 assertThat(delete.format()).isEqualTo(FileFormat.PARQUET);
-                assertThat(createdBy(delete.location())).as("delete files are Java's").startsWith("parquet-mr");
+                assertThat(createdBy(delete.location()))
+                        .as("delete files are Java's")
+                        .startsWith("parquet-mr");
             }
         }
     }
@@ -133,7 +149,7 @@ class DeltaParityTest {
                     changes.add(apply(state, copy(first, RowKind.UPDATE_BEFORE)));
                     changes.add(apply(state, row(RowKind.UPDATE_AFTER, id, id + 0.75, "second")));
                 }
-                default -> { }
+                default -> {}
             }
         }
         for (long id = SEEDED; id < SEEDED + ADDED; id++) {
@@ -157,16 +173,24 @@ class DeltaParityTest {
         env.setParallelism(2);
         DataStream<RowData> input = env.fromData(rows, InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
         // The collection source runs at parallelism 1; the writers would too without being told.
-        FlinkSink.forRowData(input).tableLoader(SinkTests.loader(stock)).upsert(upsert).writeParallelism(2)
-                .distributionMode(distribution).append();
-        NativeIcebergSink.forRowData(input).tableLoader(SinkTests.loader(ours)).upsert(upsert).writeParallelism(2)
-                .distributionMode(distribution).append();
+        FlinkSink.forRowData(input)
+                .tableLoader(SinkTests.loader(stock))
+                .upsert(upsert)
+                .writeParallelism(2)
+                .distributionMode(distribution)
+                .append();
+        NativeIcebergSink.forRowData(input)
+                .tableLoader(SinkTests.loader(ours))
+                .upsert(upsert)
+                .writeParallelism(2)
+                .distributionMode(distribution)
+                .append();
         env.execute("changelog upsert=" + upsert);
     }
 
     private static GenericRowData row(RowKind kind, long id, double amount, String note) {
-        return GenericRowData.ofKind(kind, id, StringData.fromString("r" + id % 3), amount,
-                StringData.fromString(note));
+        return GenericRowData.ofKind(
+                kind, id, StringData.fromString("r" + id % 3), amount, StringData.fromString(note));
     }
 
     private static GenericRowData copy(GenericRowData row, RowKind kind) {
@@ -187,15 +211,14 @@ class DeltaParityTest {
     }
 
     private static Map<FileContent, Long> deleteRows(List<DeleteFile> deletes) {
-        return deletes.stream().collect(Collectors.groupingBy(DeleteFile::content,
-                Collectors.summingLong(DeleteFile::recordCount)));
+        return deletes.stream()
+                .collect(Collectors.groupingBy(DeleteFile::content, Collectors.summingLong(DeleteFile::recordCount)));
     }
 
     private static String createdBy(String location) throws Exception {
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
-                new org.apache.hadoop.fs.Path(location), new Configuration()))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(location), new Configuration()))) {
             return reader.getFooter().getFileMetaData().getCreatedBy();
         }
     }
-
 }

@@ -76,17 +76,24 @@ class FailoverTest {
 
         assertThat(FAILED).as("the failure was injected").isTrue();
         List<List<Object>> expected = LongStream.range(0, ROWS)
-                .mapToObj(id -> List.<Object>of(id, "p" + id)).toList();
-        assertThat(SinkTests.rows(table)).hasSize((int) ROWS)
-                .allSatisfy((row, count) -> assertThat(count).as("copies of %s", row).isOne())
+                .mapToObj(id -> List.<Object>of(id, "p" + id))
+                .toList();
+        assertThat(SinkTests.rows(table))
+                .hasSize((int) ROWS)
+                .allSatisfy((row, count) ->
+                        assertThat(count).as("copies of %s", row).isOne())
                 .containsOnlyKeys(expected);
 
         List<Snapshot> snapshots = new ArrayList<>();
         table.snapshots().forEach(snapshots::add);
         assertThat(snapshots).as("commits before and after the restart").hasSizeGreaterThan(1);
         List<Long> checkpoints = snapshots.stream()
-                .map(s -> Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))).toList();
-        assertThat(checkpoints).as("each checkpoint committed once, in order").isSorted().doesNotHaveDuplicates();
+                .map(s -> Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID)))
+                .toList();
+        assertThat(checkpoints)
+                .as("each checkpoint committed once, in order")
+                .isSorted()
+                .doesNotHaveDuplicates();
         assertThat(checkpoints.getLast()).isEqualTo(WriterOperator.END_OF_INPUT);
     }
 
@@ -101,8 +108,9 @@ class FailoverTest {
     void aFailureAfterTheEndOfInputCommitCommitsNothingAgain(boolean checkpoints) throws Exception {
         Table table = new SinkTests.Warehouse(warehouse).create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         FAILED.set(false);
-        FaultInjection.onCommit(FaultInjection.once(FaultInjection.committingCheckpoint(
-                id -> id == WriterOperator.END_OF_INPUT), (catalog, base, metadata) -> {
+        FaultInjection.onCommit(FaultInjection.once(
+                FaultInjection.committingCheckpoint(id -> id == WriterOperator.END_OF_INPUT),
+                (catalog, base, metadata) -> {
                     catalog.commit(base, metadata);
                     FAILED.set(true);
                     throw new CommitStateUnknownException(new RuntimeException("Injected: the answer is lost"));
@@ -123,15 +131,20 @@ class FailoverTest {
 
         assertThat(FAILED).as("the failure was injected").isTrue();
         List<List<Object>> expected = LongStream.range(0, ROWS)
-                .mapToObj(id -> List.<Object>of(id, "p" + id)).toList();
-        assertThat(SinkTests.rows(table)).hasSize((int) ROWS)
-                .allSatisfy((row, count) -> assertThat(count).as("copies of %s", row).isOne())
+                .mapToObj(id -> List.<Object>of(id, "p" + id))
+                .toList();
+        assertThat(SinkTests.rows(table))
+                .hasSize((int) ROWS)
+                .allSatisfy((row, count) ->
+                        assertThat(count).as("copies of %s", row).isOne())
                 .containsOnlyKeys(expected);
         List<Long> committed = new ArrayList<>();
-        table.snapshots().forEach(s -> committed.add(
-                Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))));
+        table.snapshots()
+                .forEach(s -> committed.add(Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))));
         assertThat(committed).isSorted().doesNotHaveDuplicates().endsWith(WriterOperator.END_OF_INPUT);
-        assertThat(SinkTests.unreferencedDataFiles(table)).as("the replay's files").isEmpty();
+        assertThat(SinkTests.unreferencedDataFiles(table))
+                .as("the replay's files")
+                .isEmpty();
     }
 
     /**
@@ -149,10 +162,13 @@ class FailoverTest {
         env.setParallelism(2);
         env.enableCheckpointing(100);
         // One source subtask keeps each key's changes in order; the sink keys them to its writers.
-        NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1).setParallelism(1)
-                        .map(new FailAfterSecondBarrier()).setParallelism(1)
+        NativeIcebergSink.forRowData(env.fromSequence(0, ROWS - 1)
+                        .setParallelism(1)
+                        .map(new FailAfterSecondBarrier())
+                        .setParallelism(1)
                         .returns(InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)))
-                        .flatMap(FailoverTest::change).setParallelism(1)
+                        .flatMap(FailoverTest::change)
+                        .setParallelism(1)
                         .returns(InternalTypeInfo.of(SinkTests.flinkType(keyed))))
                 .tableLoader(SinkTests.loader(table))
                 .upsert(upsert)
@@ -161,17 +177,22 @@ class FailoverTest {
         env.execute("changelog failover");
 
         assertThat(FAILED).as("the failure was injected").isTrue();
-        List<List<Object>> expected = LongStream.range(0, ROWS / 4).filter(k -> k % 3 != 0)
-                .mapToObj(k -> List.<Object>of(k, "v1")).toList();
-        assertThat(SinkTests.rows(table)).hasSize(expected.size())
-                .allSatisfy((row, count) -> assertThat(count).as("copies of %s", row).isOne())
+        List<List<Object>> expected = LongStream.range(0, ROWS / 4)
+                .filter(k -> k % 3 != 0)
+                .mapToObj(k -> List.<Object>of(k, "v1"))
+                .toList();
+        assertThat(SinkTests.rows(table))
+                .hasSize(expected.size())
+                .allSatisfy((row, count) ->
+                        assertThat(count).as("copies of %s", row).isOne())
                 .containsOnlyKeys(expected);
         List<Long> checkpoints = new ArrayList<>();
-        table.snapshots().forEach(s -> checkpoints.add(
-                Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))));
+        table.snapshots()
+                .forEach(s -> checkpoints.add(Long.parseLong(s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))));
         assertThat(checkpoints).hasSizeGreaterThan(2).isSorted().doesNotHaveDuplicates();
         assertThat(Long.parseLong(table.currentSnapshot().summary().get("total-equality-deletes")))
-                .as("changes of keys written in earlier checkpoints are equality deletes").isPositive();
+                .as("changes of keys written in earlier checkpoints are equality deletes")
+                .isPositive();
     }
 
     /**

@@ -37,9 +37,11 @@ class MetricsTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = SinkTests.miniCluster(METRICS);
 
-    private static final Schema SCHEMA = new Schema(List.of(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "name", Types.StringType.get())), Set.of(1));
+    private static final Schema SCHEMA = new Schema(
+            List.of(
+                    Types.NestedField.required(1, "id", Types.LongType.get()),
+                    Types.NestedField.optional(2, "name", Types.StringType.get())),
+            Set.of(1));
     private static final int ROWS = 5_000;
 
     @TempDir
@@ -47,8 +49,12 @@ class MetricsTest {
 
     @Test
     void countRowsFilesBytesAndCommits() throws Exception {
-        Table table = new SinkTests.Warehouse(warehouse).create("metered", SCHEMA, PartitionSpec.unpartitioned(),
-                Map.of("write.target-file-size-bytes", "16384"));
+        Table table = new SinkTests.Warehouse(warehouse)
+                .create(
+                        "metered",
+                        SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        Map.of("write.target-file-size-bytes", "16384"));
         List<RowData> rows = new ArrayList<>();
         for (long i = 0; i < ROWS; i++) {
             rows.add(GenericRowData.of(i, StringData.fromString("name-" + i)));
@@ -76,12 +82,20 @@ class MetricsTest {
         assertThat(sum(job, writer, "dataBytes")).isEqualTo(bytes(dataFiles));
         assertThat(sum(job, writer, "deleteFiles")).isEqualTo(deleteFiles.size());
         assertThat(sum(job, writer, "deleteBytes")).isEqualTo(bytes(deleteFiles));
-        assertThat(sum(job, writer, "flushes")).as("one end-of-input flush per writer").isEqualTo(2);
-        assertThat(sum(job, writer, "jvm.encodeTimeMs")).as("the data files were encoded natively").isPositive();
-        assertThat(metrics(job, writer, "encodeTimeMs")).as("JVM-wide, so only under jvm").hasSize(2);
+        assertThat(sum(job, writer, "flushes"))
+                .as("one end-of-input flush per writer")
+                .isEqualTo(2);
+        assertThat(sum(job, writer, "jvm.encodeTimeMs"))
+                .as("the data files were encoded natively")
+                .isPositive();
+        assertThat(metrics(job, writer, "encodeTimeMs"))
+                .as("JVM-wide, so only under jvm")
+                .hasSize(2);
         // The writers closed their files: no native memory is left behind them.
         assertThat(metrics(job, writer, "jvm.liveNativeBytes")).hasSize(2);
-        assertThat(metrics(job, writer, "liveNativeBytes")).as("each subtask's own, and the JVM's").hasSize(4);
+        assertThat(metrics(job, writer, "liveNativeBytes"))
+                .as("each subtask's own, and the JVM's")
+                .hasSize(4);
         assertThat(sum(job, writer, "liveNativeBytes")).isZero();
 
         String committer = CommitterMetrics.GROUP + ".table.";
@@ -116,10 +130,12 @@ class MetricsTest {
     private static long sum(JobID job, String group, String name) {
         List<Metric> found = metrics(job, group, name);
         assertThat(found).as(group + name).isNotEmpty();
-        return found.stream().mapToLong(m -> switch (m) {
-            case Counter c -> c.getCount();
-            case Gauge<?> g -> ((Number) g.getValue()).longValue();
-            default -> throw new IllegalArgumentException(name + " is a " + m);
-        }).sum();
+        return found.stream()
+                .mapToLong(m -> switch (m) {
+                    case Counter c -> c.getCount();
+                    case Gauge<?> g -> ((Number) g.getValue()).longValue();
+                    default -> throw new IllegalArgumentException(name + " is a " + m);
+                })
+                .sum();
     }
 }

@@ -44,8 +44,7 @@ class NarrowInputTypesTest {
     @Test
     void widensAsTheStockSink() throws Exception {
         ResolvedSchema input = ResolvedSchema.of(
-                Column.physical("tiny", DataTypes.TINYINT().notNull()),
-                Column.physical("small", DataTypes.SMALLINT()));
+                Column.physical("tiny", DataTypes.TINYINT().notNull()), Column.physical("small", DataTypes.SMALLINT()));
         SinkTests.Warehouse tables = new SinkTests.Warehouse(warehouse);
         PartitionSpec spec = PartitionSpec.builderFor(SCHEMA).bucket("tiny", 3).build();
         Table stock = tables.create("stock", SCHEMA, spec, Map.of());
@@ -57,10 +56,16 @@ class NarrowInputTypesTest {
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        DataStream<RowData> stream = env.fromData(rows,
-                InternalTypeInfo.of((RowType) input.toSinkRowDataType().getLogicalType()));
-        FlinkSink.forRowData(stream).tableLoader(SinkTests.loader(stock)).resolvedSchema(input).append();
-        NativeIcebergSink.forRowData(stream).tableLoader(SinkTests.loader(ours)).resolvedSchema(input).append();
+        DataStream<RowData> stream = env.fromData(
+                rows, InternalTypeInfo.of((RowType) input.toSinkRowDataType().getLogicalType()));
+        FlinkSink.forRowData(stream)
+                .tableLoader(SinkTests.loader(stock))
+                .resolvedSchema(input)
+                .append();
+        NativeIcebergSink.forRowData(stream)
+                .tableLoader(SinkTests.loader(ours))
+                .resolvedSchema(input)
+                .append();
         env.execute("narrow types");
 
         assertThat(SinkTests.rows(ours)).isEqualTo(SinkTests.rows(stock)).containsKey(List.of(13, 37));

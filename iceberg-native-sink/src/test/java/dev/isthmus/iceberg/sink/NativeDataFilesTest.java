@@ -53,7 +53,8 @@ class NativeDataFilesTest {
     Path warehouse;
 
     private static final String[] WORDS = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima "
-            + "mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu").split(" ");
+                    + "mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu")
+            .split(" ");
 
     /** Distinct keys, and text with the long-range repeats that separate zstd's levels. */
     private static List<RowData> rows(int count) {
@@ -88,11 +89,22 @@ class NativeDataFilesTest {
 
     @Test
     void dataFilesAreNativeWithTheTablesPropertiesAndDeleteFilesAreIcebergs() throws Exception {
-        Table table = new SinkTests.Warehouse(warehouse).create("upserts",
-                new Schema(List.of(SCHEMA.columns().get(0), SCHEMA.columns().get(1)), java.util.Set.of(1)),
-                PartitionSpec.unpartitioned(),
-                Map.of("format-version", "2", "write.parquet.compression-codec", "snappy",
-                        "write.parquet.row-group-size-bytes", "32768"));
+        Table table = new SinkTests.Warehouse(warehouse)
+                .create(
+                        "upserts",
+                        new Schema(
+                                List.of(
+                                        SCHEMA.columns().get(0),
+                                        SCHEMA.columns().get(1)),
+                                java.util.Set.of(1)),
+                        PartitionSpec.unpartitioned(),
+                        Map.of(
+                                "format-version",
+                                "2",
+                                "write.parquet.compression-codec",
+                                "snappy",
+                                "write.parquet.row-group-size-bytes",
+                                "32768"));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         NativeIcebergSink.forRowData(stream(env, rows(20_000), SinkTests.flinkType(SCHEMA)))
@@ -113,7 +125,8 @@ class NativeDataFilesTest {
             }
         });
         // Every key was written once, so upsert's delete-before-insert makes equality deletes.
-        assertThat(SinkTests.deleteFiles(table)).isNotEmpty()
+        assertThat(SinkTests.deleteFiles(table))
+                .isNotEmpty()
                 .allSatisfy(file -> assertThat(writer(file)).isEqualTo("parquet-mr"));
         assertThat(SinkTests.size(SinkTests.rows(table))).isEqualTo(20_000);
     }
@@ -124,15 +137,21 @@ class NativeDataFilesTest {
         long[] sizes = new long[2];
         int i = 0;
         for (String level : List.of("1", "19")) {
-            Table table = tables.create("level_" + level, SCHEMA, PartitionSpec.unpartitioned(),
+            Table table = tables.create(
+                    "level_" + level,
+                    SCHEMA,
+                    PartitionSpec.unpartitioned(),
                     Map.of("write.parquet.compression-codec", "zstd", "write.parquet.compression-level", level));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             env.setParallelism(1);
             NativeIcebergSink.forRowData(stream(env, rows(20_000), SinkTests.flinkType(SCHEMA)))
-                    .tableLoader(SinkTests.loader(table)).append();
+                    .tableLoader(SinkTests.loader(table))
+                    .append();
             env.execute("level " + level);
             table.refresh();
-            sizes[i++] = SinkTests.dataFiles(table).stream().mapToLong(ContentFile::fileSizeInBytes).sum();
+            sizes[i++] = SinkTests.dataFiles(table).stream()
+                    .mapToLong(ContentFile::fileSizeInBytes)
+                    .sum();
         }
         assertThat(sizes[1]).as("zstd level 19 against level 1").isLessThan(sizes[0]);
     }
@@ -143,7 +162,9 @@ class NativeDataFilesTest {
                 Column.physical("id", DataTypes.BIGINT().notNull()),
                 Column.physical("name", DataTypes.STRING()),
                 Column.physical("tiny", DataTypes.TINYINT()));
-        Schema schema = new Schema(SCHEMA.columns().get(0), SCHEMA.columns().get(1),
+        Schema schema = new Schema(
+                SCHEMA.columns().get(0),
+                SCHEMA.columns().get(1),
                 Types.NestedField.optional(3, "tiny", Types.IntegerType.get()));
         RowType inputType = (RowType) narrow.toSinkRowDataType().getLogicalType();
         List<RowData> rows = new ArrayList<>();
@@ -156,19 +177,25 @@ class NativeDataFilesTest {
         long fallbacks = NativeDataFiles.fallbacks();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        NativeIcebergSink.forRowData(stream(env, rows, inputType)).tableLoader(SinkTests.loader(lenient))
-                .resolvedSchema(narrow).append();
+        NativeIcebergSink.forRowData(stream(env, rows, inputType))
+                .tableLoader(SinkTests.loader(lenient))
+                .resolvedSchema(narrow)
+                .append();
         env.execute("lenient");
         lenient.refresh();
         assertThat(NativeDataFiles.fallbacks()).isGreaterThan(fallbacks);
-        assertThat(SinkTests.dataFiles(lenient)).allSatisfy(file -> assertThat(writer(file)).isEqualTo("parquet-mr"));
+        assertThat(SinkTests.dataFiles(lenient))
+                .allSatisfy(file -> assertThat(writer(file)).isEqualTo("parquet-mr"));
         assertThat(SinkTests.size(SinkTests.rows(lenient))).isEqualTo(500);
 
         Table strict = tables.create("strict", schema, PartitionSpec.unpartitioned(), Map.of());
         StreamExecutionEnvironment strictEnv = StreamExecutionEnvironment.getExecutionEnvironment();
         strictEnv.setParallelism(1);
-        NativeIcebergSink.forRowData(stream(strictEnv, rows, inputType)).tableLoader(SinkTests.loader(strict))
-                .resolvedSchema(narrow).dataFileAppenders(NativeDataFiles.strict()).append();
+        NativeIcebergSink.forRowData(stream(strictEnv, rows, inputType))
+                .tableLoader(SinkTests.loader(strict))
+                .resolvedSchema(narrow)
+                .dataFileAppenders(NativeDataFiles.strict())
+                .append();
         assertThatThrownBy(() -> strictEnv.execute("strict"))
                 .hasStackTraceContaining("cannot write data files natively")
                 .hasStackTraceContaining("column 'tiny' arrives as TINYINT");
@@ -180,8 +207,8 @@ class NativeDataFilesTest {
     void everyFlatTypeIsWrittenNatively() throws Exception {
         Schema schema = dev.isthmus.iceberg.source.parquet.RandomRecords.EVERY_TYPE;
         // Format 3 for the nanosecond timestamps.
-        Table table = new SinkTests.Warehouse(warehouse).create("every_type", schema, PartitionSpec.unpartitioned(),
-                Map.of("format-version", "3"));
+        Table table = new SinkTests.Warehouse(warehouse)
+                .create("every_type", schema, PartitionSpec.unpartitioned(), Map.of("format-version", "3"));
         List<RowData> rows = SinkTests.toRowData(
                 new dev.isthmus.iceberg.source.parquet.RandomRecords(17, 0.2).records(schema, 3_000), schema);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -193,7 +220,9 @@ class NativeDataFilesTest {
                 .append();
         env.execute("every type");
         table.refresh();
-        assertThat(SinkTests.dataFiles(table)).isNotEmpty().allSatisfy(file -> assertThat(writer(file)).isEqualTo("isthmus"));
+        assertThat(SinkTests.dataFiles(table))
+                .isNotEmpty()
+                .allSatisfy(file -> assertThat(writer(file)).isEqualTo("isthmus"));
         assertThat(SinkTests.size(SinkTests.rows(table))).isEqualTo(3_000);
     }
 }

@@ -45,24 +45,32 @@ class RescaleTest {
     @ParameterizedTest(name = "{0} -> {1} writers")
     @CsvSource({"2, 1", "1, 2"})
     void aRestoreWithAnotherParallelismCommitsEveryRowOnce(int before, int after) throws Exception {
-        Table table = new SinkTests.Warehouse(dir.resolve("warehouse")).create("t", SCHEMA,
-                PartitionSpec.unpartitioned(), Map.of());
+        Table table = new SinkTests.Warehouse(dir.resolve("warehouse"))
+                .create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         FaultInjection.onCommit(FaultInjection.refusing(FaultInjection.committingCheckpoint(id -> id >= 3)));
-        assertThatThrownBy(() -> job(table, before, RetainedCheckpoints.retainedIn(dir.resolve("first"))).execute())
+        assertThatThrownBy(() -> job(table, before, RetainedCheckpoints.retainedIn(dir.resolve("first")))
+                        .execute())
                 .hasStackTraceContaining("the catalog refuses the commit");
         Path checkpoint = RetainedCheckpoints.latest(dir.resolve("first"));
         FaultInjection.reset();
 
-        job(table, after, RetainedCheckpoints.restoredFrom(checkpoint, dir.resolve("second"))).execute();
+        job(table, after, RetainedCheckpoints.restoredFrom(checkpoint, dir.resolve("second")))
+                .execute();
 
-        List<List<Object>> expected = LongStream.range(0, ROWS).mapToObj(id -> List.<Object>of(id, "p" + id)).toList();
-        assertThat(SinkTests.rows(table)).hasSize((int) ROWS)
-                .allSatisfy((row, count) -> assertThat(count).as("copies of %s", row).isOne())
+        List<List<Object>> expected = LongStream.range(0, ROWS)
+                .mapToObj(id -> List.<Object>of(id, "p" + id))
+                .toList();
+        assertThat(SinkTests.rows(table))
+                .hasSize((int) ROWS)
+                .allSatisfy((row, count) ->
+                        assertThat(count).as("copies of %s", row).isOne())
                 .containsOnlyKeys(expected);
         List<String> commits = new ArrayList<>();
-        table.snapshots().forEach(s -> commits.add(s.summary().get(SinkUtil.FLINK_JOB_ID) + "/"
-                + s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID)));
-        assertThat(commits).as("the restore commits the checkpoint it restored, for the failed job")
+        table.snapshots()
+                .forEach(s -> commits.add(s.summary().get(SinkUtil.FLINK_JOB_ID) + "/"
+                        + s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID)));
+        assertThat(commits)
+                .as("the restore commits the checkpoint it restored, for the failed job")
                 .contains(RetainedCheckpoints.jobId(checkpoint) + "/" + RetainedCheckpoints.id(checkpoint))
                 .doesNotHaveDuplicates();
     }

@@ -31,7 +31,8 @@ final class RetainedCheckpoints {
     static Configuration retainedIn(Path dir) {
         Configuration config = new Configuration();
         config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.toUri().toString());
-        config.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        config.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         return config;
     }
@@ -45,9 +46,14 @@ final class RetainedCheckpoints {
 
     /** The highest completed checkpoint in {@code dir} ({@code <job id>/chk-<n>/_metadata}). */
     static Path latest(Path dir) {
-        try (Stream<Path> checkpoints = Files.find(dir, 2, (path, attributes) -> attributes.isDirectory()
-                && path.getFileName().toString().startsWith("chk-") && Files.exists(path.resolve("_metadata")))) {
-            return checkpoints.max(Comparator.comparingLong(RetainedCheckpoints::id))
+        try (Stream<Path> checkpoints = Files.find(
+                dir,
+                2,
+                (path, attributes) -> attributes.isDirectory()
+                        && path.getFileName().toString().startsWith("chk-")
+                        && Files.exists(path.resolve("_metadata")))) {
+            return checkpoints
+                    .max(Comparator.comparingLong(RetainedCheckpoints::id))
                     .orElseThrow(() -> new AssertionError("No completed checkpoint in " + dir));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -70,8 +76,10 @@ final class RetainedCheckpoints {
 
     /** {@code count} {@link SlowRows}, with the uids a restored job finds them by. */
     static DataStream<RowData> slowRows(StreamExecutionEnvironment env, long count) {
-        return env.fromSequence(0, count - 1).uid("sequence")
-                .map(new SlowRows()).uid("rows")
+        return env.fromSequence(0, count - 1)
+                .uid("sequence")
+                .map(new SlowRows())
+                .uid("rows")
                 .returns(InternalTypeInfo.of(SinkTests.flinkType(SCHEMA)));
     }
 

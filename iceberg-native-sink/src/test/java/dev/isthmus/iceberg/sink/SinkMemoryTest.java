@@ -43,8 +43,10 @@ class SinkMemoryTest {
     /** The JVM-wide tracker of the sink's writers (the class creates it when loaded). */
     private static MemoryTracker sinkMemory() {
         NativeDataFiles.liveNativeBytes();
-        return MemoryTracker.root().children().stream().filter(t -> t.path().equals("isthmus/isthmus-sink"))
-                .findFirst().orElseThrow();
+        return MemoryTracker.root().children().stream()
+                .filter(t -> t.path().equals("isthmus/isthmus-sink"))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static void write(Table table, long maxNativeBytes) throws Exception {
@@ -63,15 +65,19 @@ class SinkMemoryTest {
 
     @Test
     void aJobPastTheBuildersCapFailsNamingItAndCommitsNothing() throws Exception {
-        Table table = new SinkTests.Warehouse(warehouse).create("capped", SCHEMA, PartitionSpec.unpartitioned(),
-                Map.of());
+        Table table =
+                new SinkTests.Warehouse(warehouse).create("capped", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         int writerTrackers = sinkMemory().children().size();
 
         Exception e = assertThrows(Exception.class, () -> write(table, 64 * 1024));
         List<String> messages = Stream.<Throwable>iterate(e, Objects::nonNull, Throwable::getCause)
-                .map(t -> String.valueOf(t.getMessage())).toList();
-        assertTrue(messages.stream().anyMatch(m -> m.contains("(subtask 0) would exceed its native memory cap of "
-                + "65536 bytes (maxNativeBytes, or 'isthmus.max-native-bytes' in SQL)")), messages.toString());
+                .map(t -> String.valueOf(t.getMessage()))
+                .toList();
+        assertTrue(
+                messages.stream()
+                        .anyMatch(m -> m.contains("(subtask 0) would exceed its native memory cap of "
+                                + "65536 bytes (maxNativeBytes, or 'isthmus.max-native-bytes' in SQL)")),
+                messages.toString());
         table.refresh();
         assertNull(table.currentSnapshot(), "the failed job committed nothing");
         assertEquals(writerTrackers, sinkMemory().children().size(), "the failed writer's tracker left the sink's");

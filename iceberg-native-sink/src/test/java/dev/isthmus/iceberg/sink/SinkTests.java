@@ -92,7 +92,8 @@ final class SinkTests {
         private final HadoopCatalog catalog;
 
         Warehouse(Path dir) {
-            this.catalog = new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), dir.toUri().toString());
+            this.catalog = new HadoopCatalog(
+                    new org.apache.hadoop.conf.Configuration(), dir.toUri().toString());
         }
 
         Table create(String name, Schema schema, PartitionSpec spec, Map<String, String> properties) {
@@ -227,19 +228,23 @@ final class SinkTests {
         table.refresh();
         RowType type = flinkType(table.schema());
         Source<RowData, ?, ?> source = nativeSource
-                ? NativeIcebergSource.forRowData().tableLoader(loader(table)).strict(true)
+                ? NativeIcebergSource.forRowData()
+                        .tableLoader(loader(table))
+                        .strict(true)
                         .build()
                 : IcebergSource.forRowData().tableLoader(loader(table)).build();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         Map<List<Object>, Integer> counts = new HashMap<>();
-        try (CloseableIterator<RowData> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), "read",
-                InternalTypeInfo.of(type)).executeAndCollect()) {
+        try (CloseableIterator<RowData> rows = env.fromSource(
+                        source, WatermarkStrategy.noWatermarks(), "read", InternalTypeInfo.of(type))
+                .executeAndCollect()) {
             while (rows.hasNext()) {
                 RowData row = rows.next();
                 List<Object> values = new ArrayList<>();
                 for (int i = 0; i < type.getFieldCount(); i++) {
-                    Object value = RowData.createFieldGetter(type.getTypeAt(i), i).getFieldOrNull(row);
+                    Object value =
+                            RowData.createFieldGetter(type.getTypeAt(i), i).getFieldOrNull(row);
                     values.add(value instanceof StringData string ? string.toString() : plain(value));
                 }
                 counts.merge(values, 1, Integer::sum);
@@ -290,14 +295,17 @@ final class SinkTests {
             }
             case DATE -> (int) ((LocalDate) value).toEpochDay();
             case TIME -> (int) (((LocalTime) value).toNanoOfDay() / 1_000_000);
-            case TIMESTAMP, TIMESTAMP_NANO -> value instanceof OffsetDateTime t
-                    ? TimestampData.fromInstant(t.toInstant())
-                    : TimestampData.fromLocalDateTime((LocalDateTime) value);
+            case TIMESTAMP, TIMESTAMP_NANO ->
+                value instanceof OffsetDateTime t
+                        ? TimestampData.fromInstant(t.toInstant())
+                        : TimestampData.fromLocalDateTime((LocalDateTime) value);
             case STRING -> StringData.fromString((String) value);
             case UUID -> {
                 UUID uuid = (UUID) value;
-                yield ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
-                        .putLong(uuid.getLeastSignificantBits()).array();
+                yield ByteBuffer.allocate(16)
+                        .putLong(uuid.getMostSignificantBits())
+                        .putLong(uuid.getLeastSignificantBits())
+                        .array();
             }
             case FIXED -> value;
             case BINARY -> {

@@ -46,34 +46,47 @@ class StockSinkStateTest {
 
     @Test
     void pendingCheckpointsMoveFromIcebergsSinkToThisOneAndBack() throws Exception {
-        Table table = new SinkTests.Warehouse(dir.resolve("warehouse")).create("t", SCHEMA,
-                PartitionSpec.unpartitioned(), Map.of());
+        Table table = new SinkTests.Warehouse(dir.resolve("warehouse"))
+                .create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
 
         FaultInjection.onCommit(FaultInjection.refusing(FaultInjection.committingCheckpoint(id -> id >= 3)));
-        assertThatThrownBy(() -> job(table, false, 2, RetainedCheckpoints.retainedIn(dir.resolve("stock"))).execute())
+        assertThatThrownBy(() -> job(table, false, 2, RetainedCheckpoints.retainedIn(dir.resolve("stock")))
+                        .execute())
                 .hasStackTraceContaining("the catalog refuses the commit");
         Path stockCheckpoint = RetainedCheckpoints.latest(dir.resolve("stock"));
 
         long nativeFailsFrom = RetainedCheckpoints.id(stockCheckpoint) + 3;
-        FaultInjection.onCommit(FaultInjection.refusing(
-                FaultInjection.committingCheckpoint(id -> id >= nativeFailsFrom)));
-        assertThatThrownBy(() -> job(table, true, 2,
-                RetainedCheckpoints.restoredFrom(stockCheckpoint, dir.resolve("native"))).execute())
+        FaultInjection.onCommit(
+                FaultInjection.refusing(FaultInjection.committingCheckpoint(id -> id >= nativeFailsFrom)));
+        assertThatThrownBy(() -> job(
+                                table,
+                                true,
+                                2,
+                                RetainedCheckpoints.restoredFrom(stockCheckpoint, dir.resolve("native")))
+                        .execute())
                 .hasStackTraceContaining("the catalog refuses the commit");
         Path nativeCheckpoint = RetainedCheckpoints.latest(dir.resolve("native"));
 
         FaultInjection.reset();
-        job(table, false, 2, RetainedCheckpoints.restoredFrom(nativeCheckpoint, dir.resolve("stock-again"))).execute();
+        job(table, false, 2, RetainedCheckpoints.restoredFrom(nativeCheckpoint, dir.resolve("stock-again")))
+                .execute();
 
-        List<List<Object>> expected = LongStream.range(0, ROWS).mapToObj(id -> List.<Object>of(id, "p" + id)).toList();
-        assertThat(SinkTests.rows(table)).hasSize((int) ROWS)
-                .allSatisfy((row, count) -> assertThat(count).as("copies of %s", row).isOne())
+        List<List<Object>> expected = LongStream.range(0, ROWS)
+                .mapToObj(id -> List.<Object>of(id, "p" + id))
+                .toList();
+        assertThat(SinkTests.rows(table))
+                .hasSize((int) ROWS)
+                .allSatisfy((row, count) ->
+                        assertThat(count).as("copies of %s", row).isOne())
                 .containsOnlyKeys(expected);
         List<String> commits = new ArrayList<>();
-        table.snapshots().forEach(s -> commits.add(s.summary().get(SinkUtil.FLINK_JOB_ID) + "/"
-                + s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID)));
-        assertThat(commits).as("each restore commits the checkpoint it restored, for the job that took it")
-                .contains(RetainedCheckpoints.jobId(stockCheckpoint) + "/" + RetainedCheckpoints.id(stockCheckpoint),
+        table.snapshots()
+                .forEach(s -> commits.add(s.summary().get(SinkUtil.FLINK_JOB_ID) + "/"
+                        + s.summary().get(SinkUtil.MAX_COMMITTED_CHECKPOINT_ID)));
+        assertThat(commits)
+                .as("each restore commits the checkpoint it restored, for the job that took it")
+                .contains(
+                        RetainedCheckpoints.jobId(stockCheckpoint) + "/" + RetainedCheckpoints.id(stockCheckpoint),
                         RetainedCheckpoints.jobId(nativeCheckpoint) + "/" + RetainedCheckpoints.id(nativeCheckpoint))
                 .doesNotHaveDuplicates();
     }
@@ -85,16 +98,21 @@ class StockSinkStateTest {
      */
     @Test
     void aCheckpointOfIcebergsSinkWithOneWriterDoesNotRestore() {
-        Table table = new SinkTests.Warehouse(dir.resolve("warehouse")).create("t", SCHEMA,
-                PartitionSpec.unpartitioned(), Map.of());
+        Table table = new SinkTests.Warehouse(dir.resolve("warehouse"))
+                .create("t", SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         FaultInjection.onCommit(FaultInjection.refusing(FaultInjection.committingCheckpoint(id -> id >= 2)));
-        assertThatThrownBy(() -> job(table, false, 1, RetainedCheckpoints.retainedIn(dir.resolve("stock"))).execute())
+        assertThatThrownBy(() -> job(table, false, 1, RetainedCheckpoints.retainedIn(dir.resolve("stock")))
+                        .execute())
                 .hasStackTraceContaining("the catalog refuses the commit");
         Path stockCheckpoint = RetainedCheckpoints.latest(dir.resolve("stock"));
         FaultInjection.reset();
 
-        assertThatThrownBy(() -> job(table, true, 1,
-                RetainedCheckpoints.restoredFrom(stockCheckpoint, dir.resolve("native"))).execute())
+        assertThatThrownBy(() -> job(
+                                table,
+                                true,
+                                1,
+                                RetainedCheckpoints.restoredFrom(stockCheckpoint, dir.resolve("native")))
+                        .execute())
                 .hasStackTraceContaining("Max parallelism mismatch between checkpoint/savepoint state and new program");
     }
 
@@ -109,11 +127,17 @@ class StockSinkStateTest {
         env.enableCheckpointing(100);
         DataStream<RowData> rows = RetainedCheckpoints.slowRows(env, ROWS);
         if (nativeSink) {
-            NativeIcebergSink.forRowData(rows).tableLoader(FaultInjection.loader(table)).writeParallelism(writers)
-                    .uidPrefix("sink").append();
+            NativeIcebergSink.forRowData(rows)
+                    .tableLoader(FaultInjection.loader(table))
+                    .writeParallelism(writers)
+                    .uidPrefix("sink")
+                    .append();
         } else {
-            FlinkSink.forRowData(rows).tableLoader(FaultInjection.loader(table)).writeParallelism(writers)
-                    .uidPrefix("sink").append();
+            FlinkSink.forRowData(rows)
+                    .tableLoader(FaultInjection.loader(table))
+                    .writeParallelism(writers)
+                    .uidPrefix("sink")
+                    .append();
         }
         return env;
     }

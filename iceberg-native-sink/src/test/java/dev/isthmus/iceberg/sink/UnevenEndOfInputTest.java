@@ -52,14 +52,20 @@ class UnevenEndOfInputTest {
                 .append();
         env.execute("uneven end of input");
 
-        List<List<Object>> expected = LongStream.range(0, ROWS).mapToObj(id -> List.<Object>of(id, "p" + id)).toList();
-        assertThat(SinkTests.rows(table)).hasSize((int) ROWS)
+        List<List<Object>> expected = LongStream.range(0, ROWS)
+                .mapToObj(id -> List.<Object>of(id, "p" + id))
+                .toList();
+        assertThat(SinkTests.rows(table))
+                .hasSize((int) ROWS)
                 .allSatisfy((row, count) -> assertThat(count).isOne())
                 .containsOnlyKeys(expected);
         List<Long> checkpoints = new java.util.ArrayList<>();
-        table.snapshots().forEach(s -> checkpoints.add(Long.parseLong(
-                s.summary().get(org.apache.iceberg.flink.sink.SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))));
-        assertThat(checkpoints).as("checkpoints committed while the slow writer ran").hasSizeGreaterThan(1);
+        table.snapshots()
+                .forEach(s -> checkpoints.add(Long.parseLong(
+                        s.summary().get(org.apache.iceberg.flink.sink.SinkUtil.MAX_COMMITTED_CHECKPOINT_ID))));
+        assertThat(checkpoints)
+                .as("checkpoints committed while the slow writer ran")
+                .hasSizeGreaterThan(1);
     }
 
     /** Subtask 1 takes about 2.5 s for its half; subtask 0 finishes at once. */

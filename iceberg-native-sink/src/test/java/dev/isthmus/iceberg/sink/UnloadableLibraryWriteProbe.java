@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
@@ -27,7 +28,6 @@ import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.flink.table.data.RowData;
 
 /**
  * Run by {@link UnloadableLibraryWriteTest} in a JVM where the native library cannot load: the
@@ -44,8 +44,12 @@ public final class UnloadableLibraryWriteProbe {
 
     public static void main(String[] args) throws Exception {
         // Iceberg's Java writers must manage without native code too: no JNI codec.
-        Table table = new SinkTests.Warehouse(Path.of(args[0])).create("unloadable", SCHEMA,
-                PartitionSpec.unpartitioned(), Map.of("write.parquet.compression-codec", "uncompressed"));
+        Table table = new SinkTests.Warehouse(Path.of(args[0]))
+                .create(
+                        "unloadable",
+                        SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        Map.of("write.parquet.compression-codec", "uncompressed"));
         List<DataFile> files = new ArrayList<>();
         SinkTaskWriterFactory last = null;
         long id = 0;
@@ -75,7 +79,8 @@ public final class UnloadableLibraryWriteProbe {
         for (DataFile file : files) {
             try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
                     new org.apache.hadoop.fs.Path(file.location()), new org.apache.hadoop.conf.Configuration()))) {
-                createdBy.add(reader.getFooter().getFileMetaData().getCreatedBy().split(" ")[0]);
+                createdBy.add(
+                        reader.getFooter().getFileMetaData().getCreatedBy().split(" ")[0]);
             }
         }
         long read = 0;
@@ -113,7 +118,15 @@ public final class UnloadableLibraryWriteProbe {
     }
 
     private static SinkTaskWriterFactory factory(Table table, DataFileAppenders dataFiles) {
-        return new SinkTaskWriterFactory(() -> table, SinkTests.flinkType(SCHEMA), FileFormat.PARQUET, 128L << 20,
-                table.properties(), List.of(), false, dataFiles, MemoryTracker.NO_LIMIT);
+        return new SinkTaskWriterFactory(
+                () -> table,
+                SinkTests.flinkType(SCHEMA),
+                FileFormat.PARQUET,
+                128L << 20,
+                table.properties(),
+                List.of(),
+                false,
+                dataFiles,
+                MemoryTracker.NO_LIMIT);
     }
 }

@@ -32,24 +32,30 @@ class UnloadableLibraryWriteTest {
         assertEquals("1500", ChildJvm.printed(output, "rowsWritten"), output);
         assertEquals("1500", ChildJvm.printed(output, "rowsRead"), output);
         assertEquals(String.valueOf(1499L * 1500 / 2), ChildJvm.printed(output, "idSum"), output);
-        assertEquals("{jvm.encodeTimeMs=0, jvm.liveNativeBytes=0, lastFlushDurationMs=0, liveNativeBytes=0}",
-                ChildJvm.printed(output, "gauges"), output);
+        assertEquals(
+                "{jvm.encodeTimeMs=0, jvm.liveNativeBytes=0, lastFlushDurationMs=0, liveNativeBytes=0}",
+                ChildJvm.printed(output, "gauges"),
+                output);
         assertEquals("0", ChildJvm.printed(output, "encodeNanos"), output);
 
         List<String> warnings = ChildJvm.logged(output, "WARN", NativeDataFiles.class);
         assertEquals(2, warnings.size(), "one per job, not per subtask or file:\n" + output);
         assertTrue(warnings.get(0).contains("(job job-a;") && warnings.get(1).contains("(job job-b;"), output);
         for (String warning : warnings) {
-            assertTrue(warning.startsWith("Writing data files with Iceberg's Java writers: table ")
-                    && warning.contains("the native library cannot be loaded")
-                    && warning.contains("--enable-native-access=ALL-UNNAMED") && warning.contains("env.java.opts.all"),
+            assertTrue(
+                    warning.startsWith("Writing data files with Iceberg's Java writers: table ")
+                            && warning.contains("the native library cannot be loaded")
+                            && warning.contains("--enable-native-access=ALL-UNNAMED")
+                            && warning.contains("env.java.opts.all"),
                     warning);
         }
 
         String strict = ChildJvm.printed(output, "strict");
-        assertTrue(strict.startsWith("cannot write data files natively: table ")
-                && strict.contains("the native library cannot be loaded")
-                && strict.contains("--enable-native-access=ALL-UNNAMED"), strict);
+        assertTrue(
+                strict.startsWith("cannot write data files natively: table ")
+                        && strict.contains("the native library cannot be loaded")
+                        && strict.contains("--enable-native-access=ALL-UNNAMED"),
+                strict);
         assertEquals(NativeLibraryException.class.getName(), ChildJvm.printed(output, "strictCause"));
     }
 }

@@ -36,7 +36,8 @@ class WriteOptionsTest {
     private static final Schema SCHEMA = new Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
             Types.NestedField.required(2, "region", Types.StringType.get()));
-    private static final PartitionSpec BY_REGION = PartitionSpec.builderFor(SCHEMA).identity("region").build();
+    private static final PartitionSpec BY_REGION =
+            PartitionSpec.builderFor(SCHEMA).identity("region").build();
 
     @TempDir
     Path warehouse;
@@ -57,8 +58,12 @@ class WriteOptionsTest {
         assertThat(table.currentSnapshot()).as("main untouched").isNull();
         Snapshot audit = table.snapshot("audit");
         assertThat(audit.summary()).containsEntry("app", "ingest").containsEntry("run", "7");
-        assertThat(SinkTests.size(SinkTests.rows(IcebergGenerics.read(table).useSnapshot(audit.snapshotId())
-                .build(), SCHEMA))).isEqualTo(100);
+        assertThat(SinkTests.size(SinkTests.rows(
+                        IcebergGenerics.read(table)
+                                .useSnapshot(audit.snapshotId())
+                                .build(),
+                        SCHEMA)))
+                .isEqualTo(100);
     }
 
     @Test
@@ -74,12 +79,20 @@ class WriteOptionsTest {
 
         StreamExecutionEnvironment second = StreamExecutionEnvironment.getExecutionEnvironment();
         DataStream<RowData> replacement = input(second, 1_000, 10, "a");
-        FlinkSink.forRowData(replacement).tableLoader(SinkTests.loader(stock)).overwrite(true).append();
-        NativeIcebergSink.forRowData(replacement).tableLoader(SinkTests.loader(ours)).overwrite(true).append();
+        FlinkSink.forRowData(replacement)
+                .tableLoader(SinkTests.loader(stock))
+                .overwrite(true)
+                .append();
+        NativeIcebergSink.forRowData(replacement)
+                .tableLoader(SinkTests.loader(ours))
+                .overwrite(true)
+                .append();
         second.execute("overwrite");
 
         assertThat(SinkTests.rows(ours)).isEqualTo(SinkTests.rows(stock));
-        assertThat(SinkTests.size(SinkTests.rows(ours))).as("a replaced by 10 rows, b kept").isEqualTo(60);
+        assertThat(SinkTests.size(SinkTests.rows(ours)))
+                .as("a replaced by 10 rows, b kept")
+                .isEqualTo(60);
         assertThat(ours.currentSnapshot().operation()).isEqualTo("overwrite");
     }
 

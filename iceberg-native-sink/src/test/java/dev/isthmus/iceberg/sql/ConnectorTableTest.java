@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -46,9 +45,11 @@ class ConnectorTableTest {
 
     /** Stripes of events, committed out of time order: planning order is not time order. */
     private static final int[] STRIPE_COMMIT_ORDER = {3, 0, 4, 1, 5, 2};
+
     private static final int STRIPE_ROWS = 400;
     /** Seconds of event time between two events of a stripe, and between two stripes' starts. */
     private static final int EVENT_SECONDS = 3;
+
     private static final int STRIPE_SECONDS = STRIPE_ROWS * EVENT_SECONDS;
     private static final String COLUMNS = "id BIGINT, ts TIMESTAMP(6), v STRING";
 
@@ -65,12 +66,17 @@ class ConnectorTableTest {
         env.setParallelism(1);
         StreamTableEnvironment writer = StreamTableEnvironment.create(env, EnvironmentSettings.inBatchMode());
         execute(writer, "CREATE CATALOG stock WITH (" + catalogOptions("iceberg") + ")");
-        writer.createTemporaryView("numbers", writer.fromDataStream(env.fromSequence(0, STRIPE_ROWS - 1)).as("n"));
+        writer.createTemporaryView(
+                "numbers",
+                writer.fromDataStream(env.fromSequence(0, STRIPE_ROWS - 1)).as("n"));
         for (int stripe : STRIPE_COMMIT_ORDER) {
             long first = (long) stripe * STRIPE_ROWS;
-            execute(writer, "INSERT INTO stock.db.events SELECT " + first + " + n, TIMESTAMPADD(SECOND, CAST("
-                    + (stripe * STRIPE_SECONDS) + " + n * " + EVENT_SECONDS + " AS INT), TIMESTAMP '2026-11-30 00:00:00'),"
-                    + " IF(MOD(n, 7) = 0, CAST(NULL AS STRING), CONCAT('v', CAST(n AS STRING))) FROM numbers");
+            execute(
+                    writer,
+                    "INSERT INTO stock.db.events SELECT " + first + " + n, TIMESTAMPADD(SECOND, CAST("
+                            + (stripe * STRIPE_SECONDS) + " + n * " + EVENT_SECONDS
+                            + " AS INT), TIMESTAMP '2026-11-30 00:00:00'),"
+                            + " IF(MOD(n, 7) = 0, CAST(NULL AS STRING), CONCAT('v', CAST(n AS STRING))) FROM numbers");
         }
         assertEquals(STRIPE_COMMIT_ORDER.length, dataFiles("events").size(), "one data file per stripe");
     }
@@ -79,26 +85,44 @@ class ConnectorTableTest {
     void connectorTableInFlinksCatalogReadsAndWritesNatively() {
         StreamTableEnvironment sql = tables(false);
         declare(sql, "TEMPORARY TABLE stock_events", "iceberg", "events", COLUMNS, "");
-        declare(sql, "TEMPORARY TABLE native_events", "isthmus-iceberg", "events", COLUMNS, ", 'isthmus.strict'='true'");
+        declare(
+                sql,
+                "TEMPORARY TABLE native_events",
+                "isthmus-iceberg",
+                "events",
+                COLUMNS,
+                ", 'isthmus.strict'='true'");
         declare(sql, "TABLE kept_events", "isthmus-iceberg", "events", COLUMNS, ", 'isthmus.strict'='true'");
-        for (String select : List.of("SELECT * FROM %s", "SELECT v, COUNT(*), MAX(ts) FROM %s WHERE id > 100 GROUP BY v",
-                "SELECT id FROM %s WHERE v IS NULL")) {
+        for (String select : List.of(
+                "SELECT * FROM %s",
+                "SELECT v, COUNT(*), MAX(ts) FROM %s WHERE id > 100 GROUP BY v", "SELECT id FROM %s WHERE v IS NULL")) {
             List<String> expected = readsStock(() -> sorted(query(sql, String.format(select, "stock_events"))));
             assertFalse(expected.isEmpty(), select);
-            assertEquals(expected, readsNatively(() -> sorted(query(sql, String.format(select, "native_events")))), select);
-            assertEquals(expected, readsNatively(() -> sorted(query(sql, String.format(select, "kept_events")))),
+            assertEquals(
+                    expected, readsNatively(() -> sorted(query(sql, String.format(select, "native_events")))), select);
+            assertEquals(
+                    expected,
+                    readsNatively(() -> sorted(query(sql, String.format(select, "kept_events")))),
                     "a table of Flink's in-memory catalog, not temporary: " + select);
         }
 
         // A table that does not exist yet is created, as Iceberg's connector creates it.
-        declare(sql, "TEMPORARY TABLE native_out", "isthmus-iceberg", "events_copy", COLUMNS + ", PRIMARY KEY (id) NOT"
-                + " ENFORCED", ", 'isthmus.strict'='true', 'format-version'='2'");
+        declare(
+                sql,
+                "TEMPORARY TABLE native_out",
+                "isthmus-iceberg",
+                "events_copy",
+                COLUMNS + ", PRIMARY KEY (id) NOT" + " ENFORCED",
+                ", 'isthmus.strict'='true', 'format-version'='2'");
         execute(sql, "INSERT INTO native_out SELECT * FROM native_events");
         assertEquals(Set.of("isthmus"), writers("events_copy"), "the connector table wrote its data files natively");
-        assertEquals(List.of(1), table("events_copy").schema().identifierFieldIds().stream().toList(),
+        assertEquals(
+                List.of(1),
+                table("events_copy").schema().identifierFieldIds().stream().toList(),
                 "the primary key became the identifier field");
         declare(sql, "TEMPORARY TABLE stock_copy", "iceberg", "events_copy", COLUMNS, "");
-        assertEquals(sorted(query(sql, "SELECT * FROM stock_events")),
+        assertEquals(
+                sorted(query(sql, "SELECT * FROM stock_events")),
                 readsStock(() -> sorted(query(sql, "SELECT * FROM stock_copy"))));
     }
 
@@ -116,12 +140,15 @@ class ConnectorTableTest {
         declare(sql, "TEMPORARY TABLE native_keyed", "isthmus-iceberg", "keyed", keyed, ", 'upsert-enabled'='true'");
         execute(sql, "INSERT INTO native_keyed VALUES (1, 'a'), (2, 'b')");
         execute(sql, "INSERT INTO native_keyed VALUES (2, 'c'), (3, 'd')");
-        assertEquals(List.of(), table("keyed").schema().identifierFieldIds().stream().toList(),
+        assertEquals(
+                List.of(),
+                table("keyed").schema().identifierFieldIds().stream().toList(),
                 "the Iceberg table has no identifier fields");
         assertEquals(List.of("+I[1, a]", "+I[2, c]", "+I[3, d]"), sorted(query(sql, "SELECT * FROM stock.db.keyed")));
 
         declare(sql, "TEMPORARY TABLE stock_keyed", "iceberg", "keyed", keyed, ", 'upsert-enabled'='true'");
-        assertRefused(() -> execute(sql, "INSERT INTO stock_keyed VALUES (4, 'e')"),
+        assertRefused(
+                () -> execute(sql, "INSERT INTO stock_keyed VALUES (4, 'e')"),
                 "Equality field columns shouldn't be empty when configuring to use UPSERT data stream");
     }
 
@@ -136,25 +163,39 @@ class ConnectorTableTest {
         String columns = COLUMNS + ", rowtime AS CAST(ts AS TIMESTAMP(3)), WATERMARK FOR rowtime AS SOURCE_WATERMARK()";
         String read = ", 'watermark-column'='ts', 'split-size'='134217728', 'split-file-open-cost'='134217728'";
         declare(sql, "TEMPORARY TABLE stock_events", "iceberg", "events", columns, read);
-        declare(sql, "TEMPORARY TABLE native_events", "isthmus-iceberg", "events", columns,
+        declare(
+                sql,
+                "TEMPORARY TABLE native_events",
+                "isthmus-iceberg",
+                "events",
+                columns,
                 read + ", 'isthmus.strict'='true'");
 
         String watermarks = "SELECT id, CAST(CURRENT_WATERMARK(rowtime) AS STRING) FROM %s";
         List<String> expected = readsStock(() -> query(sql, String.format(watermarks, "stock_events")));
         List<String> actual = readsNatively(() -> query(sql, String.format(watermarks, "native_events")));
         assertEquals(STRIPE_COMMIT_ORDER.length * STRIPE_ROWS, expected.size());
-        assertEquals("+I[0, 2026-11-29 23:59:59.999]", expected.get(0),
+        assertEquals(
+                "+I[0, 2026-11-29 23:59:59.999]",
+                expected.get(0),
                 "the stock reader starts at the earliest stripe, announced by a watermark just before it");
         assertSameSequence(expected, actual);
-        assertEquals(STRIPE_COMMIT_ORDER.length, actual.stream().map(row -> row.split(", ", 2)[1]).distinct().count(),
+        assertEquals(
+                STRIPE_COMMIT_ORDER.length,
+                actual.stream().map(row -> row.split(", ", 2)[1]).distinct().count(),
                 "one watermark per split");
 
-        String windows = "SELECT window_start, COUNT(*), MIN(id), MAX(id) FROM TABLE(TUMBLE(TABLE %s, DESCRIPTOR(rowtime),"
-                + " INTERVAL '10' MINUTES)) GROUP BY window_start, window_end";
+        String windows =
+                "SELECT window_start, COUNT(*), MIN(id), MAX(id) FROM TABLE(TUMBLE(TABLE %s, DESCRIPTOR(rowtime),"
+                        + " INTERVAL '10' MINUTES)) GROUP BY window_start, window_end";
         List<String> expectedWindows = readsStock(() -> sorted(query(sql, String.format(windows, "stock_events"))));
         assertEquals(expectedWindows, readsNatively(() -> sorted(query(sql, String.format(windows, "native_events")))));
-        assertEquals(STRIPE_COMMIT_ORDER.length * STRIPE_ROWS, expectedWindows.stream()
-                .mapToLong(row -> Long.parseLong(row.split(", ")[1])).sum(), "no row was late");
+        assertEquals(
+                STRIPE_COMMIT_ORDER.length * STRIPE_ROWS,
+                expectedWindows.stream()
+                        .mapToLong(row -> Long.parseLong(row.split(", ")[1]))
+                        .sum(),
+                "no row was late");
     }
 
     @Test
@@ -176,48 +217,74 @@ class ConnectorTableTest {
     void isthmusNativeFalseReadsWithIcebergsConnector() {
         StreamTableEnvironment sql = tables(false);
         declare(sql, "TEMPORARY TABLE native_events", "isthmus-iceberg", "events", COLUMNS, "");
-        List<String> stock = readsStock(() -> sorted(query(sql,
-                "SELECT * FROM native_events /*+ OPTIONS('isthmus.native'='false') */")));
+        List<String> stock = readsStock(
+                () -> sorted(query(sql, "SELECT * FROM native_events /*+ OPTIONS('isthmus.native'='false') */")));
         assertEquals(readsNatively(() -> sorted(query(sql, "SELECT * FROM native_events"))), stock);
     }
 
     @Test
     void mistakesAreRefusedNamingTheIsthmusConnector() {
         StreamTableEnvironment sql = tables(false);
-        execute(sql, "CREATE TEMPORARY TABLE nameless (" + COLUMNS + ") WITH ('connector'='isthmus-iceberg',"
-                + " 'catalog-type'='hadoop', 'warehouse'='" + warehouse.toUri() + "')");
-        assertRefused(() -> query(sql, "SELECT * FROM nameless"), "table 'default_catalog.default_database.nameless'"
-                + " ('connector'='isthmus-iceberg'): option 'catalog-name' is required");
+        execute(
+                sql,
+                "CREATE TEMPORARY TABLE nameless (" + COLUMNS + ") WITH ('connector'='isthmus-iceberg',"
+                        + " 'catalog-type'='hadoop', 'warehouse'='" + warehouse.toUri() + "')");
+        assertRefused(
+                () -> query(sql, "SELECT * FROM nameless"),
+                "table 'default_catalog.default_database.nameless'"
+                        + " ('connector'='isthmus-iceberg'): option 'catalog-name' is required");
 
         declare(sql, "TEMPORARY TABLE typo", "isthmus-iceberg", "events", COLUMNS, ", 'isthmus.strict'='yes'");
-        assertRefused(() -> query(sql, "SELECT * FROM typo"), "invalid value 'yes' for option 'isthmus.strict' (table"
-                + " 'default_catalog.default_database.typo' ('connector'='isthmus-iceberg'))");
+        assertRefused(
+                () -> query(sql, "SELECT * FROM typo"),
+                "invalid value 'yes' for option 'isthmus.strict' (table"
+                        + " 'default_catalog.default_database.typo' ('connector'='isthmus-iceberg'))");
 
         StreamTableEnvironment streaming = tables(true);
-        declare(streaming, "TEMPORARY TABLE unmarked", "isthmus-iceberg", "events", COLUMNS
-                + ", rowtime AS CAST(ts AS TIMESTAMP(3)), WATERMARK FOR rowtime AS SOURCE_WATERMARK()", "");
-        assertRefused(() -> query(streaming, "SELECT * FROM unmarked"), "table 'default_catalog.default_database.unmarked'"
-                + " ('connector'='isthmus-iceberg'): SOURCE_WATERMARK() needs the option 'watermark-column'");
+        declare(
+                streaming,
+                "TEMPORARY TABLE unmarked",
+                "isthmus-iceberg",
+                "events",
+                COLUMNS + ", rowtime AS CAST(ts AS TIMESTAMP(3)), WATERMARK FOR rowtime AS SOURCE_WATERMARK()",
+                "");
+        assertRefused(
+                () -> query(streaming, "SELECT * FROM unmarked"),
+                "table 'default_catalog.default_database.unmarked'"
+                        + " ('connector'='isthmus-iceberg'): SOURCE_WATERMARK() needs the option 'watermark-column'");
 
-        declare(sql, "TEMPORARY TABLE capped", "isthmus-iceberg", "events", COLUMNS, ", 'isthmus.max-native-bytes'='1kb'");
+        declare(
+                sql,
+                "TEMPORARY TABLE capped",
+                "isthmus-iceberg",
+                "events",
+                COLUMNS,
+                ", 'isthmus.max-native-bytes'='1kb'");
         String cap = "would exceed its native memory cap of 1024 bytes (maxNativeBytes, or 'isthmus.max-native-bytes'"
                 + " in SQL)";
         assertRefused(() -> query(sql, "SELECT * FROM capped"), cap);
-        assertRefused(() -> execute(sql, "INSERT INTO capped SELECT * FROM capped /*+ OPTIONS("
-                + "'isthmus.max-native-bytes'='64mb') */"), cap);
+        assertRefused(
+                () -> execute(
+                        sql,
+                        "INSERT INTO capped SELECT * FROM capped /*+ OPTIONS("
+                                + "'isthmus.max-native-bytes'='64mb') */"),
+                cap);
         assertEquals(STRIPE_COMMIT_ORDER.length, dataFiles("events").size(), "the failed write committed nothing");
 
         execute(sql, "CREATE CATALOG lake WITH (" + catalogOptions("isthmus-iceberg") + ")");
-        assertRefused(() -> execute(sql, "CREATE TABLE lake.db.twice (" + COLUMNS + ") WITH ("
-                + connectorOptions("isthmus-iceberg", "twice") + ")"),
+        assertRefused(
+                () -> execute(
+                        sql,
+                        "CREATE TABLE lake.db.twice (" + COLUMNS + ") WITH ("
+                                + connectorOptions("isthmus-iceberg", "twice") + ")"),
                 "Cannot create table 'lake.db.twice' with 'connector'='isthmus-iceberg'");
     }
 
     private StreamTableEnvironment tables(boolean streaming) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        StreamTableEnvironment sql = StreamTableEnvironment.create(env,
-                streaming ? EnvironmentSettings.inStreamingMode() : EnvironmentSettings.inBatchMode());
+        StreamTableEnvironment sql = StreamTableEnvironment.create(
+                env, streaming ? EnvironmentSettings.inStreamingMode() : EnvironmentSettings.inBatchMode());
         // The stock source would otherwise size itself by its split count; the native one cannot.
         sql.getConfig().set("table.exec.iceberg.infer-source-parallelism", "false");
         return sql;
@@ -232,10 +299,17 @@ class ConnectorTableTest {
                 + warehouse.toUri() + "', 'catalog-database'='db', 'catalog-table'='" + table + "'";
     }
 
-    private void declare(StreamTableEnvironment sql, String what, String connector, String table, String columns,
+    private void declare(
+            StreamTableEnvironment sql,
+            String what,
+            String connector,
+            String table,
+            String columns,
             String extraOptions) {
-        execute(sql, "CREATE " + what + " (" + columns + ") WITH (" + connectorOptions(connector, table) + extraOptions
-                + ")");
+        execute(
+                sql,
+                "CREATE " + what + " (" + columns + ") WITH (" + connectorOptions(connector, table) + extraOptions
+                        + ")");
     }
 
     private static void execute(StreamTableEnvironment sql, String statement) {
@@ -285,13 +359,17 @@ class ConnectorTableTest {
     private static void assertRefused(Runnable statement, String message) {
         Throwable e = assertThrows(Throwable.class, statement::run);
         List<String> messages = Stream.iterate(e, Objects::nonNull, Throwable::getCause)
-                .map(t -> String.valueOf(t.getMessage())).toList();
-        assertTrue(messages.stream().anyMatch(m -> m.contains(message)),
+                .map(t -> String.valueOf(t.getMessage()))
+                .toList();
+        assertTrue(
+                messages.stream().anyMatch(m -> m.contains(message)),
                 "expected a message containing <" + message + ">, got " + messages);
     }
 
     private Table table(String name) {
-        return new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString())
+        return new HadoopCatalog(
+                        new org.apache.hadoop.conf.Configuration(),
+                        warehouse.toUri().toString())
                 .loadTable(TableIdentifier.of(Namespace.of("db"), name));
     }
 

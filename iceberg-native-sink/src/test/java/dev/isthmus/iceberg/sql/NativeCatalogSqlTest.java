@@ -65,12 +65,13 @@ class NativeCatalogSqlTest {
     }
 
     /** Columns of {@link #bids}: deterministic Nexmark-like bids from a row number. */
-    private static final String BIDS_COLUMNS = "1000 + MOD(n * 7919, 97) AS auction, 1000 + MOD(n * 104729, 100000) AS bidder, "
-            + "100 + MOD(n * 1299709, 10000000) AS price, "
-            + "CASE MOD(n, 4) WHEN 0 THEN 'Google' WHEN 1 THEN 'Facebook' WHEN 2 THEN 'Baidu' ELSE 'Apple' END AS channel, "
-            + "CONCAT('https://www.nexmark.com/item.htm?query=1&id=', CAST(n AS STRING)) AS url, "
-            + "TIMESTAMPADD(SECOND, CAST(n AS INT), TIMESTAMP '2026-11-30 00:00:00') AS ts, "
-            + "IF(MOD(n, 5) = 0, CAST(NULL AS STRING), REPEAT('x', CAST(MOD(n, 24) AS INT))) AS extra";
+    private static final String BIDS_COLUMNS =
+            "1000 + MOD(n * 7919, 97) AS auction, 1000 + MOD(n * 104729, 100000) AS bidder, "
+                    + "100 + MOD(n * 1299709, 10000000) AS price, "
+                    + "CASE MOD(n, 4) WHEN 0 THEN 'Google' WHEN 1 THEN 'Facebook' WHEN 2 THEN 'Baidu' ELSE 'Apple' END AS channel, "
+                    + "CONCAT('https://www.nexmark.com/item.htm?query=1&id=', CAST(n AS STRING)) AS url, "
+                    + "TIMESTAMPADD(SECOND, CAST(n AS INT), TIMESTAMP '2026-11-30 00:00:00') AS ts, "
+                    + "IF(MOD(n, 5) = 0, CAST(NULL AS STRING), REPEAT('x', CAST(MOD(n, 24) AS INT))) AS extra";
 
     /**
      * A relation of {@code n} = 0 .. count - 1, from a DataStream: as a VALUES list of thousands of
@@ -79,7 +80,8 @@ class NativeCatalogSqlTest {
     private String bids(int count) {
         String view = "numbers_" + count;
         if (!java.util.Arrays.asList(sql.listTemporaryViews()).contains(view)) {
-            sql.createTemporaryView(view, sql.fromDataStream(env.fromSequence(0, count - 1)).as("n"));
+            sql.createTemporaryView(
+                    view, sql.fromDataStream(env.fromSequence(0, count - 1)).as("n"));
         }
         return view;
     }
@@ -89,12 +91,21 @@ class NativeCatalogSqlTest {
     }
 
     private void createCatalog(StreamTableEnvironment tables, String name, String type, Map<String, String> extra) {
-        Map<String, String> options = new HashMap<>(Map.of("type", type, "catalog-type", "hadoop",
-                "warehouse", warehouse.toUri().toString()));
+        Map<String, String> options = new HashMap<>(Map.of(
+                "type",
+                type,
+                "catalog-type",
+                "hadoop",
+                "warehouse",
+                warehouse.toUri().toString()));
         options.putAll(extra);
         StringBuilder with = new StringBuilder();
-        options.forEach((k, v) -> with.append(with.isEmpty() ? "" : ", ").append('\'').append(k).append("'='")
-                .append(v).append('\''));
+        options.forEach((k, v) -> with.append(with.isEmpty() ? "" : ", ")
+                .append('\'')
+                .append(k)
+                .append("'='")
+                .append(v)
+                .append('\''));
         try {
             tables.executeSql("CREATE CATALOG " + name + " WITH (" + with + ")").await();
         } catch (Exception e) {
@@ -118,7 +129,8 @@ class NativeCatalogSqlTest {
     }
 
     private Table table(String name) {
-        HadoopCatalog catalog = new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString());
+        HadoopCatalog catalog = new HadoopCatalog(
+                new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString());
         return catalog.loadTable(TableIdentifier.of(Namespace.of("db"), name));
     }
 
@@ -128,10 +140,12 @@ class NativeCatalogSqlTest {
         Set<String> createdBy = new TreeSet<>();
         for (var task : table.newScan().planFiles()) {
             DataFile file = task.file();
-            try (ParquetFileReader reader = ParquetFileReader.open(
-                    org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
-                            new org.apache.hadoop.fs.Path(file.location()), new org.apache.hadoop.conf.Configuration()))) {
-                createdBy.add(reader.getFooter().getFileMetaData().getCreatedBy().split(" ")[0]);
+            try (ParquetFileReader reader =
+                    ParquetFileReader.open(org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
+                            new org.apache.hadoop.fs.Path(file.location()),
+                            new org.apache.hadoop.conf.Configuration()))) {
+                createdBy.add(
+                        reader.getFooter().getFileMetaData().getCreatedBy().split(" ")[0]);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -159,7 +173,8 @@ class NativeCatalogSqlTest {
         assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "filters reached the native reader");
         assertEquals(List.of("+I[" + ROWS + "]"), query("SELECT COUNT(*) FROM lake.db.bids"));
         long nativeTasks = NativeSourceCounters.nativeTasks();
-        assertEquals(List.of("+I[" + ROWS + "]"),
+        assertEquals(
+                List.of("+I[" + ROWS + "]"),
                 query("SELECT COUNT(*) FROM lake.db.bids /*+ OPTIONS('scan.parallelism'='1') */"));
         assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "a scan.parallelism hint reads natively");
     }
@@ -179,12 +194,14 @@ class NativeCatalogSqlTest {
                 + " THEN 'Google' WHEN 1 THEN 'Apple' ELSE 'Baidu' END AS channel FROM " + bids(ROWS / 10));
         long keys = NativeSourceCounters.equalityDeleteKeys();
         long deleted = NativeSourceCounters.rowsDeleted();
-        for (String select : List.of("SELECT * FROM %s.db.latest",
+        for (String select : List.of(
+                "SELECT * FROM %s.db.latest",
                 "SELECT channel, COUNT(*), SUM(price) FROM %s.db.latest GROUP BY channel")) {
             assertEquals(query(String.format(select, "stock")), query(String.format(select, "lake")), select);
         }
         assertTrue(NativeSourceCounters.equalityDeleteKeys() > keys, "the equality deletes were applied natively");
-        assertEquals(deleted + 2 * (ROWS / 10), NativeSourceCounters.rowsDeleted(), "each updated key's old row, twice");
+        assertEquals(
+                deleted + 2 * (ROWS / 10), NativeSourceCounters.rowsDeleted(), "each updated key's old row, twice");
         assertEquals(List.of("+I[" + ROWS + "]"), query("SELECT COUNT(*) FROM lake.db.latest"));
     }
 
@@ -202,11 +219,14 @@ class NativeCatalogSqlTest {
             execute("CREATE TABLE " + writer + ".db.nanos_" + writer + " (id BIGINT, seen TIMESTAMP(9), seen_utc"
                     + " TIMESTAMP_LTZ(9)) WITH ('format-version'='3')");
             execute("INSERT INTO " + writer + ".db.nanos_" + writer + " " + rows);
-            assertEquals(Types.TimestampNanoType.withoutZone(),
+            assertEquals(
+                    Types.TimestampNanoType.withoutZone(),
                     table("nanos_" + writer).schema().findField("seen").type());
             assertEquals(Set.of(writer.equals("lake") ? "isthmus" : "parquet-mr"), writers("nanos_" + writer));
-            for (String select : List.of("SELECT * FROM %s.db.nanos_" + writer,
-                    "SELECT id, seen FROM %s.db.nanos_" + writer + " WHERE seen_utc > CAST(TIMESTAMP '2026-12-03 12:00:00' AS TIMESTAMP_LTZ(9))")) {
+            for (String select : List.of(
+                    "SELECT * FROM %s.db.nanos_" + writer,
+                    "SELECT id, seen FROM %s.db.nanos_" + writer
+                            + " WHERE seen_utc > CAST(TIMESTAMP '2026-12-03 12:00:00' AS TIMESTAMP_LTZ(9))")) {
                 long nativeTasks = NativeSourceCounters.nativeTasks();
                 List<String> expected = query(String.format(select, "stock"));
                 assertTrue(!expected.isEmpty(), select);
@@ -214,7 +234,9 @@ class NativeCatalogSqlTest {
                 assertTrue(NativeSourceCounters.nativeTasks() > nativeTasks, "read natively: " + select);
             }
         }
-        assertEquals(query("SELECT * FROM stock.db.nanos_stock"), query("SELECT * FROM lake.db.nanos_lake"),
+        assertEquals(
+                query("SELECT * FROM stock.db.nanos_stock"),
+                query("SELECT * FROM lake.db.nanos_lake"),
                 "both sinks committed the same rows");
     }
 
@@ -242,14 +264,16 @@ class NativeCatalogSqlTest {
                     + " tags ARRAY<STRING>, attrs MAP<STRING, ARRAY<BIGINT>>, items ARRAY<ROW<name STRING, qty INT>>)");
             execute("INSERT INTO " + writer + ".db." + name + " " + rows);
             assertEquals(Set.of(writer.equals("lake") ? "isthmus" : "parquet-mr"), writers(name));
-            for (String select : List.of("SELECT * FROM %s.db." + name,
-                    "SELECT id, info, attrs FROM %s.db." + name + " WHERE id > 2200")) {
+            for (String select : List.of(
+                    "SELECT * FROM %s.db." + name, "SELECT id, info, attrs FROM %s.db." + name + " WHERE id > 2200")) {
                 List<String> expected = query(String.format(select, "stock"));
                 assertTrue(!expected.isEmpty(), select);
                 assertEquals(expected, query(String.format(select, "lake")), select);
             }
         }
-        assertEquals(query("SELECT * FROM stock.db.nested_stock"), query("SELECT * FROM lake.db.nested_lake"),
+        assertEquals(
+                query("SELECT * FROM stock.db.nested_stock"),
+                query("SELECT * FROM lake.db.nested_lake"),
                 "both sinks committed the same rows");
     }
 
@@ -260,8 +284,9 @@ class NativeCatalogSqlTest {
      */
     @Test
     void nestedFieldsInSqlDecodeOnlyTheirLeaves() {
-        execute("CREATE TABLE lake.db.places (id BIGINT, info ROW<city STRING, zip INT, geo ROW<lat DOUBLE, lon DOUBLE>>,"
-                + " tags ARRAY<STRING>) WITH ('write.parquet.row-group-size-bytes'='8192')");
+        execute(
+                "CREATE TABLE lake.db.places (id BIGINT, info ROW<city STRING, zip INT, geo ROW<lat DOUBLE, lon DOUBLE>>,"
+                        + " tags ARRAY<STRING>) WITH ('write.parquet.row-group-size-bytes'='8192')");
         execute("INSERT INTO lake.db.places SELECT n AS id,"
                 + " CASE WHEN MOD(n, 7) = 0 THEN CAST(NULL AS ROW<city STRING, zip INT, geo ROW<lat DOUBLE, lon DOUBLE>>)"
                 + "   ELSE ROW(CASE WHEN MOD(n, 5) = 0 THEN CAST(NULL AS STRING) ELSE CONCAT('city-', CAST(MOD(n, 13) AS STRING)) END,"
@@ -269,7 +294,8 @@ class NativeCatalogSqlTest {
                 + "     ELSE ROW(CAST(n AS DOUBLE) / 7, CAST(MOD(n, 11) AS DOUBLE)) END) END AS info,"
                 + " CASE MOD(n, 4) WHEN 0 THEN CAST(NULL AS ARRAY<STRING>) ELSE ARRAY['x', CAST(n AS STRING)] END AS tags"
                 + " FROM " + bids(ROWS));
-        List<String> selects = List.of("SELECT info.city FROM %s.db.places",
+        List<String> selects = List.of(
+                "SELECT info.city FROM %s.db.places",
                 "SELECT id, info.geo.lat, info.city FROM %s.db.places WHERE id > 2200",
                 "SELECT info.zip / 100, COUNT(*), MAX(info.geo.lon) FROM %s.db.places GROUP BY info.zip / 100",
                 "SELECT info.geo, tags, info.city FROM %s.db.places WHERE info.zip > 100",
@@ -284,18 +310,23 @@ class NativeCatalogSqlTest {
 
         long before = NativeSourceCounters.bytesRead();
         query("SELECT info.city FROM lake.db.places");
-        assertEquals(chunkBytes("places", "info.city"), NativeSourceCounters.bytesRead() - before,
+        assertEquals(
+                chunkBytes("places", "info.city"),
+                NativeSourceCounters.bytesRead() - before,
                 "the city's chunks, and only they, were read");
         before = NativeSourceCounters.bytesRead();
         query("SELECT info.geo.lat, id FROM lake.db.places");
-        assertEquals(chunkBytes("places", "info.geo.lat") + chunkBytes("places", "id"),
+        assertEquals(
+                chunkBytes("places", "info.geo.lat") + chunkBytes("places", "id"),
                 NativeSourceCounters.bytesRead() - before);
 
         StreamTableEnvironment streaming = StreamTableEnvironment.create(
                 StreamExecutionEnvironment.getExecutionEnvironment(), EnvironmentSettings.inStreamingMode());
         createCatalog(streaming, "lake", "isthmus-iceberg", Map.of("isthmus.strict", "true"));
         String flat = "SELECT id, info.geo.lon, info.city FROM lake.db.places";
-        assertEquals(query(flat.replace("lake", "stock")), queryCountingBinaryBatches(streaming, flat, true),
+        assertEquals(
+                query(flat.replace("lake", "stock")),
+                queryCountingBinaryBatches(streaming, flat, true),
                 "the fields emitted are flat: binary rows");
     }
 
@@ -308,9 +339,12 @@ class NativeCatalogSqlTest {
         execute("CREATE TABLE lake.db.zips (id BIGINT, info ROW<city STRING, zip INT NOT NULL>)");
         execute("INSERT INTO lake.db.zips SELECT n AS id, CASE WHEN MOD(n, 7) = 0"
                 + " THEN CAST(NULL AS ROW<city STRING, zip INT NOT NULL>)"
-                + " ELSE ROW(CONCAT('city-', CAST(MOD(n, 13) AS STRING)), CAST(n AS INT)) END AS info FROM " + bids(ROWS));
-        for (String select : List.of("SELECT info.zip FROM %s.db.zips", "SELECT id, info.zip FROM %s.db.zips"
-                + " WHERE info.zip > 100 OR id < 50", "SELECT COUNT(info.zip), SUM(info.zip) FROM %s.db.zips")) {
+                + " ELSE ROW(CONCAT('city-', CAST(MOD(n, 13) AS STRING)), CAST(n AS INT)) END AS info FROM "
+                + bids(ROWS));
+        for (String select : List.of(
+                "SELECT info.zip FROM %s.db.zips",
+                "SELECT id, info.zip FROM %s.db.zips" + " WHERE info.zip > 100 OR id < 50",
+                "SELECT COUNT(info.zip), SUM(info.zip) FROM %s.db.zips")) {
             List<String> expected = query(String.format(select, "stock"));
             assertTrue(expected.stream().anyMatch(row -> row.contains("null")) || select.contains("COUNT"), select);
             assertEquals(expected, query(String.format(select, "lake")), select);
@@ -321,8 +355,8 @@ class NativeCatalogSqlTest {
     private long chunkBytes(String name, String path) {
         long bytes = 0;
         for (var task : table(name).newScan().planFiles()) {
-            try (ParquetFileReader reader = ParquetFileReader.open(
-                    org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
+            try (ParquetFileReader reader =
+                    ParquetFileReader.open(org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
                             new org.apache.hadoop.fs.Path(task.file().location()),
                             new org.apache.hadoop.conf.Configuration()))) {
                 for (var block : reader.getFooter().getBlocks()) {
@@ -347,14 +381,15 @@ class NativeCatalogSqlTest {
      */
     @Test
     void migratedTablesReadNativelyByTheirNameMapping() {
-        HadoopCatalog catalog = new HadoopCatalog(new org.apache.hadoop.conf.Configuration(),
-                warehouse.toUri().toString());
-        Table table = catalog.createTable(TableIdentifier.of(Namespace.of("db"), "migrated"),
-                dev.isthmus.iceberg.source.HiveStyleTable.SCHEMA);
+        HadoopCatalog catalog = new HadoopCatalog(
+                new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString());
+        Table table = catalog.createTable(
+                TableIdentifier.of(Namespace.of("db"), "migrated"), dev.isthmus.iceberg.source.HiveStyleTable.SCHEMA);
         dev.isthmus.iceberg.source.HiveStyleTable.mapByName(table);
         dev.isthmus.iceberg.source.HiveStyleTable.addFile(table, 0, 1_500);
         dev.isthmus.iceberg.source.HiveStyleTable.addFile(table, 1_500, 1_500);
-        List<String> selects = List.of("SELECT * FROM %s.db.migrated",
+        List<String> selects = List.of(
+                "SELECT * FROM %s.db.migrated",
                 "SELECT id, info.city, tags FROM %s.db.migrated WHERE id > 2200",
                 "SELECT name, COUNT(*), SUM(score), MAX(info.zip) FROM %s.db.migrated GROUP BY name");
         for (String select : selects) {
@@ -379,31 +414,48 @@ class NativeCatalogSqlTest {
         String select = "SELECT * FROM %s.db.bids %s WHERE price > 5000000";
         List<String> expected = query(String.format(select, "stock", ""));
         assertTrue(!expected.isEmpty());
-        assertEquals(expected, queryCountingBinaryBatches(sql, String.format(select, "lake", ""), false),
+        assertEquals(
+                expected,
+                queryCountingBinaryBatches(sql, String.format(select, "lake", ""), false),
                 "auto, batch mode");
-        assertEquals(expected, queryCountingBinaryBatches(sql, String.format(select, "lake",
-                "/*+ OPTIONS('isthmus.row-format'='binary') */"), true), "binary, batch mode");
+        assertEquals(
+                expected,
+                queryCountingBinaryBatches(
+                        sql, String.format(select, "lake", "/*+ OPTIONS('isthmus.row-format'='binary') */"), true),
+                "binary, batch mode");
 
         StreamTableEnvironment streaming = StreamTableEnvironment.create(
                 StreamExecutionEnvironment.getExecutionEnvironment(), EnvironmentSettings.inStreamingMode());
         createCatalog(streaming, "lake", "isthmus-iceberg", Map.of("isthmus.strict", "true"));
-        assertEquals(expected, queryCountingBinaryBatches(streaming, String.format(select, "lake", ""), true),
+        assertEquals(
+                expected,
+                queryCountingBinaryBatches(streaming, String.format(select, "lake", ""), true),
                 "auto, streaming without object reuse");
-        assertEquals(expected, queryCountingBinaryBatches(streaming, String.format(select, "lake",
-                "/*+ OPTIONS('isthmus.row-format'='columnar') */"), false), "columnar, streaming");
+        assertEquals(
+                expected,
+                queryCountingBinaryBatches(
+                        streaming,
+                        String.format(select, "lake", "/*+ OPTIONS('isthmus.row-format'='columnar') */"),
+                        false),
+                "columnar, streaming");
         streaming.getConfig().set(PipelineOptions.OBJECT_REUSE, true);
-        assertEquals(expected, queryCountingBinaryBatches(streaming, String.format(select, "lake", ""), false),
+        assertEquals(
+                expected,
+                queryCountingBinaryBatches(streaming, String.format(select, "lake", ""), false),
                 "auto, streaming with object reuse");
 
-        IllegalStateException e = assertThrows(IllegalStateException.class,
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
                 () -> query(String.format(select, "lake", "/*+ OPTIONS('isthmus.row-format'='rows') */")));
-        assertTrue(Stream.iterate((Throwable) e, java.util.Objects::nonNull, Throwable::getCause)
-                .anyMatch(t -> String.valueOf(t.getMessage()).contains("invalid value 'rows' for option 'isthmus.row-format'")),
+        assertTrue(
+                Stream.iterate((Throwable) e, java.util.Objects::nonNull, Throwable::getCause)
+                        .anyMatch(t -> String.valueOf(t.getMessage())
+                                .contains("invalid value 'rows' for option 'isthmus.row-format'")),
                 "an unknown row format is refused");
     }
 
-    private static List<String> queryCountingBinaryBatches(StreamTableEnvironment tables, String select,
-            boolean binary) {
+    private static List<String> queryCountingBinaryBatches(
+            StreamTableEnvironment tables, String select, boolean binary) {
         long nativeTasks = NativeSourceCounters.nativeTasks();
         long binaryBatches = NativeSourceCounters.binaryBatches();
         List<String> rows = query(tables, select);

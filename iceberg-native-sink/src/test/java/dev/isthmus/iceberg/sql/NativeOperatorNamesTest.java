@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.StreamSupport;
-import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.streaming.api.lineage.LineageGraph;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.ExplainDetail;
 import org.apache.flink.table.api.bridge.java.StreamStatementSet;
@@ -29,11 +29,14 @@ class NativeOperatorNamesTest {
         StreamTableEnvironment sql = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
         for (String[] catalog : new String[][] {{"lake", "isthmus-iceberg"}, {"stock", "iceberg"}}) {
             sql.executeSql("CREATE CATALOG " + catalog[0] + " WITH ('type'='" + catalog[1]
-                    + "', 'catalog-type'='hadoop', 'warehouse'='" + warehouse.toUri() + "')").await();
+                            + "', 'catalog-type'='hadoop', 'warehouse'='" + warehouse.toUri() + "')")
+                    .await();
         }
         sql.executeSql("CREATE DATABASE IF NOT EXISTS lake.db").await();
-        sql.executeSql("CREATE TABLE IF NOT EXISTS lake.db.bids (auction BIGINT, price BIGINT)").await();
-        sql.executeSql("CREATE TABLE IF NOT EXISTS lake.db.sunk (auction BIGINT, price BIGINT)").await();
+        sql.executeSql("CREATE TABLE IF NOT EXISTS lake.db.bids (auction BIGINT, price BIGINT)")
+                .await();
+        sql.executeSql("CREATE TABLE IF NOT EXISTS lake.db.sunk (auction BIGINT, price BIGINT)")
+                .await();
         return sql;
     }
 
@@ -41,13 +44,15 @@ class NativeOperatorNamesTest {
         return "INSERT INTO " + catalog + ".db.sunk SELECT auction, price FROM " + catalog + ".db.bids WHERE price > 3";
     }
 
-    private static List<String> vertexNames(StreamExecutionEnvironment env, StreamTableEnvironment sql,
-            String catalog) {
+    private static List<String> vertexNames(
+            StreamExecutionEnvironment env, StreamTableEnvironment sql, String catalog) {
         StreamStatementSet set = sql.createStatementSet();
         set.addInsertSql(insert(catalog));
         set.attachAsDataStream();
         Iterable<JobVertex> vertices = env.getStreamGraph().getJobGraph().getVertices();
-        return StreamSupport.stream(vertices.spliterator(), false).map(JobVertex::getName).toList();
+        return StreamSupport.stream(vertices.spliterator(), false)
+                .map(JobVertex::getName)
+                .toList();
     }
 
     @Test
@@ -57,7 +62,8 @@ class NativeOperatorNamesTest {
 
         List<String> lake = vertexNames(env, sql, "lake");
         List<String> stock = vertexNames(env, sql, "stock");
-        assertThat(lake).anyMatch(name -> name.contains("IsthmusIcebergWriter"))
+        assertThat(lake)
+                .anyMatch(name -> name.contains("IsthmusIcebergWriter"))
                 .anyMatch(name -> name.contains("IsthmusIcebergCommitter -> IsthmusIcebergSink lake.db.sunk"));
         assertThat(stock).noneMatch(name -> name.contains("Isthmus"));
         assertThat(lake).anyMatch(name -> name.startsWith("Source: IsthmusIcebergSource lake.db.bids -> "));
@@ -65,7 +71,8 @@ class NativeOperatorNamesTest {
 
         String lakePlan = sql.explainSql(insert("lake"), ExplainDetail.JSON_EXECUTION_PLAN);
         String stockPlan = sql.explainSql(insert("stock"), ExplainDetail.JSON_EXECUTION_PLAN);
-        assertThat(lakePlan).contains("\"type\" : \"IsthmusIcebergWriter\"")
+        assertThat(lakePlan)
+                .contains("\"type\" : \"IsthmusIcebergWriter\"")
                 .contains("\"contents\" : \"Source: IsthmusIcebergSource lake.db.bids\"");
         assertThat(stockPlan).doesNotContain("Isthmus");
     }
@@ -80,10 +87,14 @@ class NativeOperatorNamesTest {
         set.addInsertSql("INSERT INTO lake.db.sunk SELECT auction, price FROM lake.db.bids"
                 + " /*+ OPTIONS('scan.parallelism'='1') */ WHERE price > 3");
         set.attachAsDataStream();
-        List<JobVertex> vertices = StreamSupport.stream(env.getStreamGraph().getJobGraph().getVertices().spliterator(),
-                false).toList();
-        assertThat(vertices).filteredOn(v -> v.getName().startsWith("Source: IsthmusIcebergSource"))
-                .singleElement().extracting(JobVertex::getParallelism).isEqualTo(1);
+        List<JobVertex> vertices = StreamSupport.stream(
+                        env.getStreamGraph().getJobGraph().getVertices().spliterator(), false)
+                .toList();
+        assertThat(vertices)
+                .filteredOn(v -> v.getName().startsWith("Source: IsthmusIcebergSource"))
+                .singleElement()
+                .extracting(JobVertex::getParallelism)
+                .isEqualTo(1);
         assertThat(vertices).anyMatch(v -> v.getName().contains("IsthmusIcebergWriter") && v.getParallelism() == 2);
     }
 
@@ -97,7 +108,8 @@ class NativeOperatorNamesTest {
         set.addInsertSql(insert(catalog));
         set.attachAsDataStream();
         return env.getStreamGraph().getStreamNodes().stream()
-                .filter(node -> node.getOperatorName().startsWith("Source: ")).toList();
+                .filter(node -> node.getOperatorName().startsWith("Source: "))
+                .toList();
     }
 
     /**
@@ -106,9 +118,15 @@ class NativeOperatorNamesTest {
      */
     @Test
     void generatedUidsOfTheNativeScanAreThoseOfAStockScan() throws Exception {
-        assertThat(scans("lake", true)).singleElement().extracting(StreamNode::getTransformationUID).asString()
+        assertThat(scans("lake", true))
+                .singleElement()
+                .extracting(StreamNode::getTransformationUID)
+                .asString()
                 .matches("\\d+_source");
-        assertThat(scans("stock", true)).singleElement().extracting(StreamNode::getTransformationUID).asString()
+        assertThat(scans("stock", true))
+                .singleElement()
+                .extracting(StreamNode::getTransformationUID)
+                .asString()
                 .matches("\\d+_source");
     }
 

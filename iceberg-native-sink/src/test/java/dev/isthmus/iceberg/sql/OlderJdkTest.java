@@ -61,19 +61,27 @@ class OlderJdkTest {
 
     @Test
     void factoriesLoadOnAnOlderJdkAndTheCatalogAndConnectorSayTheyNeedJdk25(@TempDir Path dir) throws Exception {
-        Path java = olderJdk().orElseThrow(() -> new AssertionError(
-                "this test needs a JDK older than 25 under /usr/lib/jvm (the project's machines have JDK 17)"));
+        Path java = olderJdk()
+                .orElseThrow(() -> new AssertionError(
+                        "this test needs a JDK older than 25 under /usr/lib/jvm (the project's machines have JDK 17)"));
         Path probe = Files.writeString(dir.resolve("Probe.java"), PROBE);
-        Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                probe.toString()).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(
+                        java.toString(), "-cp", System.getProperty("java.class.path"), probe.toString())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), output);
-        assertTrue(output.contains("factories [") && output.contains("iceberg") && output.contains("isthmus-iceberg"),
+        assertTrue(
+                output.contains("factories [") && output.contains("iceberg") && output.contains("isthmus-iceberg"),
                 output);
-        assertTrue(output.contains("refused ValidationException: The catalog type 'isthmus-iceberg' (Isthmus) needs"
-                + " JDK 25 or later, but this JVM is 17"), output);
-        assertTrue(output.contains("refused ValidationException: The connector 'isthmus-iceberg' (Isthmus) needs"
-                + " JDK 25 or later, but this JVM is 17"), output);
+        assertTrue(
+                output.contains("refused ValidationException: The catalog type 'isthmus-iceberg' (Isthmus) needs"
+                        + " JDK 25 or later, but this JVM is 17"),
+                output);
+        assertTrue(
+                output.contains("refused ValidationException: The connector 'isthmus-iceberg' (Isthmus) needs"
+                        + " JDK 25 or later, but this JVM is 17"),
+                output);
     }
 
     /** The java launcher of a JDK below 25 under /usr/lib/jvm, newest first. */
@@ -95,7 +103,8 @@ class OlderJdkTest {
                     .filter(line -> line.startsWith("JAVA_VERSION="))
                     .map(line -> line.substring("JAVA_VERSION=".length()).replace("\"", ""))
                     .map(version -> Integer.parseInt(version.split("[.+-]")[0]))
-                    .findFirst().orElse(0);
+                    .findFirst()
+                    .orElse(0);
         } catch (IOException | NumberFormatException e) {
             return 0;
         }

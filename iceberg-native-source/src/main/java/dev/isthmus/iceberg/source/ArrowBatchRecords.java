@@ -30,8 +30,14 @@ final class ArrowBatchRecords extends SplitRecords {
     private final int rows;
     private int next;
 
-    private ArrowBatchRecords(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns, int[] selection,
-            int rows, int fileOffset, long firstRecordOffset) {
+    private ArrowBatchRecords(
+            String splitId,
+            ArrowColumnarBatch batch,
+            VectorizedColumnBatch columns,
+            int[] selection,
+            int rows,
+            int fileOffset,
+            long firstRecordOffset) {
         super(splitId, fileOffset, firstRecordOffset);
         this.release = BatchCleaner.register(this, batch);
         this.selection = selection;
@@ -45,8 +51,14 @@ final class ArrowBatchRecords extends SplitRecords {
      * first {@code firstRecordOffset} records; {@code columns} reads {@code batch}'s memory, which
      * {@link #recycle()} releases.
      */
-    static ArrowBatchRecords of(String splitId, ArrowColumnarBatch batch, VectorizedColumnBatch columns,
-            int[] selection, int rows, int fileOffset, long firstRecordOffset) {
+    static ArrowBatchRecords of(
+            String splitId,
+            ArrowColumnarBatch batch,
+            VectorizedColumnBatch columns,
+            int[] selection,
+            int rows,
+            int fileOffset,
+            long firstRecordOffset) {
         return new ArrowBatchRecords(splitId, batch, columns, selection, rows, fileOffset, firstRecordOffset);
     }
 

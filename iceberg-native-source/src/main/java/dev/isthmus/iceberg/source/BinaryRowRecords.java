@@ -42,6 +42,7 @@ final class BinaryRowRecords extends SplitRecords {
     private BinaryRows rows;
     /** Rows of the batch transposed so far, and the next row to emit of the current chunk. */
     private int transposed;
+
     private int next;
     private boolean recycled;
 
@@ -50,10 +51,10 @@ final class BinaryRowRecords extends SplitRecords {
      * batch they came from already released): the records of file {@code fileOffset} after its
      * first {@code firstRecordOffset}.
      */
-    static BinaryRowRecords transposed(String splitId, BinaryRows rows, BinaryRowBuffers buffers, int fileOffset,
-            long firstRecordOffset) {
-        BinaryRowRecords records = new BinaryRowRecords(splitId, null, null, null, rows.count(), null, buffers,
-                fileOffset, firstRecordOffset);
+    static BinaryRowRecords transposed(
+            String splitId, BinaryRows rows, BinaryRowBuffers buffers, int fileOffset, long firstRecordOffset) {
+        BinaryRowRecords records = new BinaryRowRecords(
+                splitId, null, null, null, rows.count(), null, buffers, fileOffset, firstRecordOffset);
         records.rows = rows;
         records.transposed = rows.count();
         return records;
@@ -66,8 +67,15 @@ final class BinaryRowRecords extends SplitRecords {
      * used by one thread at a time: the task thread that emits these records. {@code batch} and
      * {@code transposer} are {@code null} for rows transposed already ({@link #transposed}).
      */
-    BinaryRowRecords(String splitId, ArrowColumnarBatch batch, ColumnVector[] columns, int[] selection,
-            int count, BinaryRowTransposer transposer, BinaryRowBuffers buffers, int fileOffset,
+    BinaryRowRecords(
+            String splitId,
+            ArrowColumnarBatch batch,
+            ColumnVector[] columns,
+            int[] selection,
+            int count,
+            BinaryRowTransposer transposer,
+            BinaryRowBuffers buffers,
+            int fileOffset,
             long firstRecordOffset) {
         super(splitId, fileOffset, firstRecordOffset);
         this.release = batch == null ? () -> {} : BatchCleaner.register(this, batch);

@@ -22,9 +22,17 @@ import org.apache.flink.table.data.columnar.vector.TimestampColumnVector;
  * The value is in Flink's internal representation, as Iceberg's {@code RowDataUtil.convertConstant}
  * gives it; the getter matching the column's type is the one Flink calls.
  */
-final class ConstantVector implements BooleanColumnVector, ByteColumnVector, ShortColumnVector, IntColumnVector,
-        LongColumnVector, FloatColumnVector, DoubleColumnVector, DecimalColumnVector, TimestampColumnVector,
-        BytesColumnVector {
+final class ConstantVector
+        implements BooleanColumnVector,
+                ByteColumnVector,
+                ShortColumnVector,
+                IntColumnVector,
+                LongColumnVector,
+                FloatColumnVector,
+                DoubleColumnVector,
+                DecimalColumnVector,
+                TimestampColumnVector,
+                BytesColumnVector {
     private final Object value;
     private final Bytes bytes;
     /** The struct holding the column, or {@code null} for a top-level column. */

@@ -15,9 +15,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.Optional;
 import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
@@ -68,8 +68,8 @@ final class DictionaryPruner {
         IntFunction<Object> reader(ArrowArrayView view);
     }
 
-    private DictionaryPruner(NativeParquetFile file, Expression bound, MemoryTracker tracker,
-            Map<Integer, Usable> columns) {
+    private DictionaryPruner(
+            NativeParquetFile file, Expression bound, MemoryTracker tracker, Map<Integer, Usable> columns) {
         this.file = file;
         this.bound = bound;
         this.tracker = tracker;
@@ -80,8 +80,13 @@ final class DictionaryPruner {
      * A pruner for {@code filter} (unbound, over {@code schema}) on {@code file}'s row groups,
      * whose {@code leaves} carry the ids the filter's fields are matched by.
      */
-    static DictionaryPruner of(NativeParquetFile file, List<NativeParquetFile.Column> leaves, Schema schema,
-            Expression filter, boolean caseSensitive, MemoryTracker tracker) {
+    static DictionaryPruner of(
+            NativeParquetFile file,
+            List<NativeParquetFile.Column> leaves,
+            Schema schema,
+            Expression filter,
+            boolean caseSensitive,
+            MemoryTracker tracker) {
         // With NOTs pushed into the predicates every node is monotone, so "might match" composes.
         Expression bound = Binder.bind(schema.asStruct(), Expressions.rewriteNot(filter), caseSensitive);
         Set<Integer> referenced = Binder.boundReferences(schema.asStruct(), List.of(filter), caseSensitive);
@@ -98,7 +103,8 @@ final class DictionaryPruner {
             Conversion conversion = conversion(field.type(), column);
             if (conversion != null) {
                 @SuppressWarnings("unchecked")
-                Comparator<Object> comparator = (Comparator<Object>) Comparators.forType(field.type().asPrimitiveType());
+                Comparator<Object> comparator =
+                        (Comparator<Object>) Comparators.forType(field.type().asPrimitiveType());
                 columns.put(column.fieldId(), new Usable(leaf, comparator, conversion));
             }
         }
@@ -123,51 +129,66 @@ final class DictionaryPruner {
         return switch (type.typeId()) {
             case INTEGER -> format.equals("i") ? ints() : null;
             case DATE -> format.equals("tdD") ? ints() : null;
-            case LONG -> switch (format) {
-                case "l" -> view -> {
-                    LongColumnVector v = (LongColumnVector) ArrowVectors.of(view);
-                    return v::getLong;
+            case LONG ->
+                switch (format) {
+                    case "l" ->
+                        view -> {
+                            LongColumnVector v = (LongColumnVector) ArrowVectors.of(view);
+                            return v::getLong;
+                        };
+                    case "i" ->
+                        view -> {
+                            IntColumnVector v = (IntColumnVector) ArrowVectors.of(view);
+                            return i -> (long) v.getInt(i);
+                        };
+                    default -> null;
                 };
-                case "i" -> view -> {
-                    IntColumnVector v = (IntColumnVector) ArrowVectors.of(view);
-                    return i -> (long) v.getInt(i);
-                };
-                default -> null;
-            };
             // Flink's vectors turn these into milliseconds and TimestampData: read Iceberg's longs.
             case TIME -> format.equals("ttu") ? longs() : null;
             case TIMESTAMP -> format.startsWith("tsu:") ? longs() : null;
             case TIMESTAMP_NANO -> format.startsWith("tsn:") && column.physicalType() == 2 ? longs() : null;
-            case FLOAT -> format.equals("f") ? view -> {
-                FloatColumnVector v = (FloatColumnVector) ArrowVectors.of(view);
-                return v::getFloat;
-            } : null;
-            case DOUBLE -> switch (format) {
-                case "g" -> view -> {
-                    DoubleColumnVector v = (DoubleColumnVector) ArrowVectors.of(view);
-                    return v::getDouble;
+            case FLOAT ->
+                format.equals("f")
+                        ? view -> {
+                            FloatColumnVector v = (FloatColumnVector) ArrowVectors.of(view);
+                            return v::getFloat;
+                        }
+                        : null;
+            case DOUBLE ->
+                switch (format) {
+                    case "g" ->
+                        view -> {
+                            DoubleColumnVector v = (DoubleColumnVector) ArrowVectors.of(view);
+                            return v::getDouble;
+                        };
+                    case "f" ->
+                        view -> {
+                            FloatColumnVector v = (FloatColumnVector) ArrowVectors.of(view);
+                            return i -> (double) v.getFloat(i);
+                        };
+                    default -> null;
                 };
-                case "f" -> view -> {
-                    FloatColumnVector v = (FloatColumnVector) ArrowVectors.of(view);
-                    return i -> (double) v.getFloat(i);
-                };
-                default -> null;
-            };
-            case STRING -> format.equals("u") ? view -> {
-                BytesColumnVector v = (BytesColumnVector) ArrowVectors.of(view);
-                return i -> {
-                    BytesColumnVector.Bytes b = v.getBytes(i);
-                    return new String(b.data, b.offset, b.len, StandardCharsets.UTF_8);
-                };
-            } : null;
+            case STRING ->
+                format.equals("u")
+                        ? view -> {
+                            BytesColumnVector v = (BytesColumnVector) ArrowVectors.of(view);
+                            return i -> {
+                                BytesColumnVector.Bytes b = v.getBytes(i);
+                                return new String(b.data, b.offset, b.len, StandardCharsets.UTF_8);
+                            };
+                        }
+                        : null;
             case BINARY -> format.equals("z") ? bytes() : null;
             case FIXED -> format.equals("w:" + ((Types.FixedType) type).length()) ? bytes() : null;
             case DECIMAL -> {
                 Types.DecimalType decimal = (Types.DecimalType) type;
-                yield format.startsWith("d:") && format.endsWith("," + decimal.scale()) ? view -> {
-                    DecimalColumnVector v = (DecimalColumnVector) ArrowVectors.of(view);
-                    return i -> v.getDecimal(i, decimal.precision(), decimal.scale()).toBigDecimal();
-                } : null;
+                yield format.startsWith("d:") && format.endsWith("," + decimal.scale())
+                        ? view -> {
+                            DecimalColumnVector v = (DecimalColumnVector) ArrowVectors.of(view);
+                            return i -> v.getDecimal(i, decimal.precision(), decimal.scale())
+                                    .toBigDecimal();
+                        }
+                        : null;
             }
             default -> null;
         };

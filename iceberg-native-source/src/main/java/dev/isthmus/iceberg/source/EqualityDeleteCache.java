@@ -86,8 +86,8 @@ final class EqualityDeleteCache {
             return pending.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new UncheckedIOException(new InterruptedIOException(
-                    "interrupted while another reader loaded an equality delete file"));
+            throw new UncheckedIOException(
+                    new InterruptedIOException("interrupted while another reader loaded an equality delete file"));
         } catch (ExecutionException e) {
             throw new IllegalStateException("a load completes with a set or null", e);
         }

@@ -91,8 +91,13 @@ final class EqualityDeletes {
      * @param limit the heap the sets of one group of files on the same columns may take together
      * @throws DeleteLimitException past {@code limit}, naming the delete files and the limit
      */
-    static EqualityDeletes load(List<DeleteFile> deletes, Schema tableSchema, FileIO io, NativeReadOptions options,
-            MemoryTracker tracker, long limit) {
+    static EqualityDeletes load(
+            List<DeleteFile> deletes,
+            Schema tableSchema,
+            FileIO io,
+            NativeReadOptions options,
+            MemoryTracker tracker,
+            long limit) {
         Map<List<Integer>, List<DeleteFile>> byIds = new LinkedHashMap<>();
         for (DeleteFile delete : deletes) {
             if (delete.content() == FileContent.EQUALITY_DELETES) {
@@ -108,8 +113,13 @@ final class EqualityDeletes {
         long keys = 0;
         int hits = 0;
         for (Map.Entry<List<Integer>, List<DeleteFile>> entry : byIds.entrySet()) {
-            List<String> locations = entry.getValue().stream().map(DeleteFile::location).distinct().sorted().toList();
-            List<Types.NestedField> fields = entry.getKey().stream().map(tableSchema::findField).toList();
+            List<String> locations = entry.getValue().stream()
+                    .map(DeleteFile::location)
+                    .distinct()
+                    .sorted()
+                    .toList();
+            List<Types.NestedField> fields =
+                    entry.getKey().stream().map(tableSchema::findField).toList();
             List<KeySet> sets = new ArrayList<>();
             long bytes = 0;
             for (String location : locations) {
@@ -138,12 +148,19 @@ final class EqualityDeletes {
      * The keys of one delete file; fails as soon as they take more than {@code room}, so a file far
      * past the limit is not decoded whole first.
      */
-    private static KeySet read(String location, Schema keySchema, FileIO io, NativeReadOptions options,
-            MemoryTracker tracker, long room, List<String> locations, long limit) {
+    private static KeySet read(
+            String location,
+            Schema keySchema,
+            FileIO io,
+            NativeReadOptions options,
+            MemoryTracker tracker,
+            long room,
+            List<String> locations,
+            long limit) {
         KeySet set = new KeySet();
         try (NativeParquetFile file = NativeTaskReader.openFile(location, io, options);
-                NativeParquetScan scan = file.scan(new ScanOptions(keySchema, null, 0, options.batchSize(), false),
-                        tracker)) {
+                NativeParquetScan scan =
+                        file.scan(new ScanOptions(keySchema, null, 0, options.batchSize(), false), tracker)) {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
                     RowKeys rowKeys = RowKeys.of(batch.batch().columns);
@@ -163,9 +180,14 @@ final class EqualityDeletes {
     }
 
     private static DeleteLimitException tooLarge(List<String> locations, long limit) {
-        return new DeleteLimitException("its equality deletes exceed maxEqualityDeleteBytes",
-                String.format(Locale.ROOT, "the keys of equality delete files %s take more than %d bytes"
-                        + " (maxEqualityDeleteBytes, or 'isthmus.max-equality-delete-bytes' in SQL)", locations, limit));
+        return new DeleteLimitException(
+                "its equality deletes exceed maxEqualityDeleteBytes",
+                String.format(
+                        Locale.ROOT,
+                        "the keys of equality delete files %s take more than %d bytes"
+                                + " (maxEqualityDeleteBytes, or 'isthmus.max-equality-delete-bytes' in SQL)",
+                        locations,
+                        limit));
     }
 
     boolean isEmpty() {

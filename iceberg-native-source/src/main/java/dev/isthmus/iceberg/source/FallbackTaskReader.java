@@ -32,13 +32,26 @@ final class FallbackTaskReader implements TaskReader {
     private final RowDataSerializer copier;
     /** {@code null} for rows of the read schema. */
     private final NestedProjection nested;
+
     private final RecordLimiter limiter;
     private final int batchSize;
     private final boolean empty;
 
-    FallbackTaskReader(String splitId, int fileOffset, long recordOffset, FileScanTask task, Schema tableSchema,
-            Schema readSchema, String nameMapping, boolean caseSensitive, List<Expression> filters, FileIO io,
-            EncryptionManager encryption, int batchSize, RecordLimiter limiter, NestedProjection nested) {
+    FallbackTaskReader(
+            String splitId,
+            int fileOffset,
+            long recordOffset,
+            FileScanTask task,
+            Schema tableSchema,
+            Schema readSchema,
+            String nameMapping,
+            boolean caseSensitive,
+            List<Expression> filters,
+            FileIO io,
+            EncryptionManager encryption,
+            int batchSize,
+            RecordLimiter limiter,
+            NestedProjection nested) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
         this.limiter = limiter;
@@ -47,7 +60,9 @@ final class FallbackTaskReader implements TaskReader {
         this.copier = new RowDataSerializer(FlinkSchemaUtil.convert(readSchema));
         this.rows = new DataIterator<>(
                 new RowDataFileScanTaskReader(tableSchema, readSchema, nameMapping, caseSensitive, filters),
-                new BaseCombinedScanTask(task), io, encryption);
+                new BaseCombinedScanTask(task),
+                io,
+                encryption);
         try {
             // DataIterator.seek's skip, done here so that a file without records can say so.
             rows.seek(0, 0);
@@ -57,9 +72,12 @@ final class FallbackTaskReader implements TaskReader {
                 skipped++;
             }
             if (skipped > 0 && skipped < recordOffset) {
-                throw new IllegalStateException(String.format(Locale.ROOT,
-                        "Invalid starting record offset %d for file %d of its split: %s", recordOffset,
-                        fileOffset, task));
+                throw new IllegalStateException(String.format(
+                        Locale.ROOT,
+                        "Invalid starting record offset %d for file %d of its split: %s",
+                        recordOffset,
+                        fileOffset,
+                        task));
             }
             this.empty = skipped == 0 && !rows.hasNext();
         } catch (RuntimeException e) {

@@ -24,11 +24,13 @@ final class KeySet {
     private int used;
     /** Key {@code k} is {@code arena[starts[k], starts[k + 1])}. */
     private int[] starts = new int[17];
+
     private int[] hashes = new int[16];
     /** Key index + 1 per slot, 0 for empty; a power of two, at most half full. */
     private int[] slots = new int[32];
     /** One word per 16 slots, so eight bits a key or more. */
     private long[] filter = new long[2];
+
     private int size;
 
     /** The hash {@link #add} and {@link #contains} take for {@code key[0, length)}. */
@@ -115,7 +117,8 @@ final class KeySet {
 
     private boolean matches(int k, byte[] key, int length, int hash) {
         int start = starts[k];
-        return hashes[k] == hash && starts[k + 1] - start == length
+        return hashes[k] == hash
+                && starts[k + 1] - start == length
                 && Arrays.equals(arena, start, start + length, key, 0, length);
     }
 

@@ -16,9 +16,9 @@ import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -76,11 +76,16 @@ public final class NativeIcebergSource
     private final RowType producedType;
     /** With {@code watermark-column}: the reader's emitter, Iceberg's without its cost per record. */
     private final SplitWatermarkEmitter<RowData> watermarkEmitter;
+
     private final SerializableComparator<IcebergSourceSplit> splitComparator;
     private final String tableName;
 
-    private NativeIcebergSource(IcebergSource<RowData> source, NativeReaderFunction function, RowType producedType,
-            SplitWatermarkEmitter<RowData> watermarkEmitter, SerializableComparator<IcebergSourceSplit> splitComparator,
+    private NativeIcebergSource(
+            IcebergSource<RowData> source,
+            NativeReaderFunction function,
+            RowType producedType,
+            SplitWatermarkEmitter<RowData> watermarkEmitter,
+            SerializableComparator<IcebergSourceSplit> splitComparator,
             String tableName) {
         this.source = source;
         this.function = function;
@@ -106,10 +111,14 @@ public final class NativeIcebergSource
         try {
             // Iceberg's createReader, with the emitter swapped: the same reader, metrics, function
             // and split order.
-            reader = watermarkEmitter == null ? source.createReader(context)
-                    : new IcebergSourceReader<>(watermarkEmitter,
-                            new IcebergSourceReaderMetrics(context.metricGroup(), tableName), function,
-                            splitComparator, context);
+            reader = watermarkEmitter == null
+                    ? source.createReader(context)
+                    : new IcebergSourceReader<>(
+                            watermarkEmitter,
+                            new IcebergSourceReaderMetrics(context.metricGroup(), tableName),
+                            function,
+                            splitComparator,
+                            context);
         } catch (Exception | Error e) {
             function.readerClosed(); // no reader will close the tracker registerReader opened
             throw e;
@@ -401,8 +410,13 @@ public final class NativeIcebergSource
                 function.flattening(nested);
                 produced = nested.rowType();
             }
-            return new NativeIcebergSource(icebergSource(t, projection, function), function, produced,
-                    watermarkEmitter(t), splitComparator, t.name());
+            return new NativeIcebergSource(
+                    icebergSource(t, projection, function),
+                    function,
+                    produced,
+                    watermarkEmitter(t),
+                    splitComparator,
+                    t.name());
         }
 
         /**
@@ -422,15 +436,20 @@ public final class NativeIcebergSource
         /** The source as a stream without watermarks; the parallelism is the environment's. */
         public DataStream<RowData> buildStream(StreamExecutionEnvironment env) {
             NativeIcebergSource source = build();
-            return env.fromSource(source, WatermarkStrategy.noWatermarks(), "NativeIcebergSource-" + table.name(),
+            return env.fromSource(
+                    source,
+                    WatermarkStrategy.noWatermarks(),
+                    "NativeIcebergSource-" + table.name(),
                     source.getProducedType());
         }
 
         /** As Iceberg's builder chooses its watermark extractor: from the resolved read options. */
         private SplitWatermarkEmitter<RowData> watermarkEmitter(Table t) {
             FlinkReadConf conf = new FlinkReadConf(t, readOptions, flinkConfig);
-            return conf.watermarkColumn() == null ? null : new SplitWatermarkEmitter<>(
-                    new ColumnStatsWatermarkExtractor(t.schema(), conf.watermarkColumn(), conf.watermarkColumnTimeUnit()));
+            return conf.watermarkColumn() == null
+                    ? null
+                    : new SplitWatermarkEmitter<>(new ColumnStatsWatermarkExtractor(
+                            t.schema(), conf.watermarkColumn(), conf.watermarkColumnTimeUnit()));
         }
 
         /** Given what Iceberg's builder would give its own reader function, resolved from the same inputs. */
@@ -440,8 +459,16 @@ public final class NativeIcebergSource
                     .project(projection)
                     .filters(filters)
                     .build();
-            return new NativeReaderFunction(t.schema(), context.project(), context.nameMapping(),
-                    context.caseSensitive(), t.io(), t.encryption(), context.filters(), context.limit(), nativeOptions)
+            return new NativeReaderFunction(
+                            t.schema(),
+                            context.project(),
+                            context.nameMapping(),
+                            context.caseSensitive(),
+                            t.io(),
+                            t.encryption(),
+                            context.filters(),
+                            context.limit(),
+                            nativeOptions)
                     .named(t.name());
         }
 
@@ -472,7 +499,8 @@ public final class NativeIcebergSource
         }
 
         private Schema projection(Table t) {
-            return projectedFlinkSchema != null ? FlinkSchemaUtil.convert(t.schema(), projectedFlinkSchema)
+            return projectedFlinkSchema != null
+                    ? FlinkSchemaUtil.convert(t.schema(), projectedFlinkSchema)
                     : projectedSchema;
         }
 

@@ -23,8 +23,15 @@ import java.util.Objects;
  *     columns may take (1 GiB at most); a task past it falls back to Iceberg's reader, or fails in
  *     strict mode
  */
-public record NativeReadOptions(int batchSize, boolean strict, boolean localReads, RowFormat rowFormat,
-        long maxNativeBytes, long maxDeletePositions, long maxEqualityDeleteBytes) implements Serializable {
+public record NativeReadOptions(
+        int batchSize,
+        boolean strict,
+        boolean localReads,
+        RowFormat rowFormat,
+        long maxNativeBytes,
+        long maxDeletePositions,
+        long maxEqualityDeleteBytes)
+        implements Serializable {
     /**
      * How a memory cap's failure names what set it: the readers' and writers' cap is one option
      * with a builder name and a SQL name, and the message cannot tell which the job used.
@@ -81,42 +88,54 @@ public record NativeReadOptions(int batchSize, boolean strict, boolean localRead
      * array, and no cap on native memory (docs/memory.md).
      */
     public static NativeReadOptions defaults() {
-        return new NativeReadOptions(DEFAULT_BATCH_SIZE, false, true, RowFormat.BINARY, MemoryTracker.NO_LIMIT,
-                DEFAULT_MAX_DELETE_POSITIONS, DEFAULT_MAX_EQUALITY_DELETE_BYTES);
+        return new NativeReadOptions(
+                DEFAULT_BATCH_SIZE,
+                false,
+                true,
+                RowFormat.BINARY,
+                MemoryTracker.NO_LIMIT,
+                DEFAULT_MAX_DELETE_POSITIONS,
+                DEFAULT_MAX_EQUALITY_DELETE_BYTES);
     }
 
     public NativeReadOptions withBatchSize(int rows) {
-        return new NativeReadOptions(rows, strict, localReads, rowFormat, maxNativeBytes, maxDeletePositions,
-                maxEqualityDeleteBytes);
+        return new NativeReadOptions(
+                rows, strict, localReads, rowFormat, maxNativeBytes, maxDeletePositions, maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withStrict(boolean failInsteadOfFallingBack) {
-        return new NativeReadOptions(batchSize, failInsteadOfFallingBack, localReads, rowFormat, maxNativeBytes,
-                maxDeletePositions, maxEqualityDeleteBytes);
+        return new NativeReadOptions(
+                batchSize,
+                failInsteadOfFallingBack,
+                localReads,
+                rowFormat,
+                maxNativeBytes,
+                maxDeletePositions,
+                maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withLocalReads(boolean local) {
-        return new NativeReadOptions(batchSize, strict, local, rowFormat, maxNativeBytes, maxDeletePositions,
-                maxEqualityDeleteBytes);
+        return new NativeReadOptions(
+                batchSize, strict, local, rowFormat, maxNativeBytes, maxDeletePositions, maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withRowFormat(RowFormat format) {
-        return new NativeReadOptions(batchSize, strict, localReads, format, maxNativeBytes,
-                maxDeletePositions, maxEqualityDeleteBytes);
+        return new NativeReadOptions(
+                batchSize, strict, localReads, format, maxNativeBytes, maxDeletePositions, maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withMaxNativeBytes(long bytes) {
-        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, bytes, maxDeletePositions,
-                maxEqualityDeleteBytes);
+        return new NativeReadOptions(
+                batchSize, strict, localReads, rowFormat, bytes, maxDeletePositions, maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withMaxDeletePositions(long positions) {
-        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, maxNativeBytes, positions,
-                maxEqualityDeleteBytes);
+        return new NativeReadOptions(
+                batchSize, strict, localReads, rowFormat, maxNativeBytes, positions, maxEqualityDeleteBytes);
     }
 
     public NativeReadOptions withMaxEqualityDeleteBytes(long bytes) {
-        return new NativeReadOptions(batchSize, strict, localReads, rowFormat, maxNativeBytes, maxDeletePositions,
-                bytes);
+        return new NativeReadOptions(
+                batchSize, strict, localReads, rowFormat, maxNativeBytes, maxDeletePositions, bytes);
     }
 }

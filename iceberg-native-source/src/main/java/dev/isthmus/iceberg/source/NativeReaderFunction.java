@@ -79,6 +79,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
 
     /** The job's id from the reader's metric group; {@code null} until given one. */
     private transient String jobId;
+
     private transient RecordLimiter limiter;
     private transient NativeReaderMetrics metrics;
     private transient BinaryRowBuffers binaryRows;
@@ -94,8 +95,16 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
      * @param limit records to read at most per reader (as Iceberg applies it), or a non-positive
      *     number for no limit
      */
-    public NativeReaderFunction(Schema tableSchema, Schema projectedSchema, String nameMapping, boolean caseSensitive,
-            FileIO io, EncryptionManager encryption, List<Expression> filters, long limit, NativeReadOptions options) {
+    public NativeReaderFunction(
+            Schema tableSchema,
+            Schema projectedSchema,
+            String nameMapping,
+            boolean caseSensitive,
+            FileIO io,
+            EncryptionManager encryption,
+            List<Expression> filters,
+            long limit,
+            NativeReadOptions options) {
         this.tableSchema = java.util.Objects.requireNonNull(tableSchema, "tableSchema");
         this.readSchema = projectedSchema == null ? tableSchema : projectedSchema;
         this.nestedDefault = nestedDefault(readSchema);
@@ -141,7 +150,9 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                         + " no serializer for its NULL type): leave it out of the projection");
             }
             boolean topLevel = readSchema.columns().stream().anyMatch(c -> c.fieldId() == field.fieldId());
-            if (reason == null && field.initialDefault() != null && !field.type().isPrimitiveType()) {
+            if (reason == null
+                    && field.initialDefault() != null
+                    && !field.type().isPrimitiveType()) {
                 reason = (topLevel ? "the nested column " : "the nested field ")
                         + readSchema.findColumnName(field.fieldId()) + " has a default value";
             }
@@ -155,8 +166,8 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             return null;
         }
         if (!BinaryRowTransposer.supports(type)) {
-            LOG.info("Binary rows hold flat columns only; {} has nested ones, so native tasks emit columnar rows",
-                    type);
+            LOG.info(
+                    "Binary rows hold flat columns only; {} has nested ones, so native tasks emit columnar rows", type);
             return null;
         }
         return type;
@@ -241,13 +252,31 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         Throwable cause = noLibrary.orElse(null);
         if (refusal == null) {
             try {
-                PositionDeletes deletes = PositionDeletes.load(task.file().location(), task.deletes(), io, options,
-                        tracker, options.maxDeletePositions());
-                EqualityDeletes equalityDeletes = EqualityDeletes.load(task.deletes(), tableSchema, io, options,
-                        tracker, options.maxEqualityDeleteBytes());
-                return NativeTaskReader.open(splitId, fileOffset, recordOffset, task, constants, tableSchema,
-                        readSchema, parsedNameMapping, combinedFilter(), caseSensitive, io, options, limiter, metrics,
-                        nested, binaryRows, tracker, runs, deletes, equalityDeletes);
+                PositionDeletes deletes = PositionDeletes.load(
+                        task.file().location(), task.deletes(), io, options, tracker, options.maxDeletePositions());
+                EqualityDeletes equalityDeletes = EqualityDeletes.load(
+                        task.deletes(), tableSchema, io, options, tracker, options.maxEqualityDeleteBytes());
+                return NativeTaskReader.open(
+                        splitId,
+                        fileOffset,
+                        recordOffset,
+                        task,
+                        constants,
+                        tableSchema,
+                        readSchema,
+                        parsedNameMapping,
+                        combinedFilter(),
+                        caseSensitive,
+                        io,
+                        options,
+                        limiter,
+                        metrics,
+                        nested,
+                        binaryRows,
+                        tracker,
+                        runs,
+                        deletes,
+                        equalityDeletes);
             } catch (DeleteLimitException e) {
                 refusal = e.refusal();
                 cause = e;
@@ -263,10 +292,26 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         }
         metrics.fallbackTask();
         // The library's reason is in the key: it names the flag or path to fix, the same for every task.
-        FALLBACKS.warn(jobId, table, noLibrary.isPresent() ? refusal + ": " + cause.getMessage() : refusal,
+        FALLBACKS.warn(
+                jobId,
+                table,
+                noLibrary.isPresent() ? refusal + ": " + cause.getMessage() : refusal,
                 message + "; reading such tasks with Iceberg's stock reader");
-        return new FallbackTaskReader(splitId, fileOffset, recordOffset, task, tableSchema, readSchema, nameMapping,
-                caseSensitive, filters, io, encryption, options.batchSize(), limiter, nested);
+        return new FallbackTaskReader(
+                splitId,
+                fileOffset,
+                recordOffset,
+                task,
+                tableSchema,
+                readSchema,
+                nameMapping,
+                caseSensitive,
+                filters,
+                io,
+                encryption,
+                options.batchSize(),
+                limiter,
+                nested);
     }
 
     /** Why the task needs the stock reader, or {@code null} if the native reader may try it. */
@@ -286,8 +331,10 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         }
         for (Types.NestedField field : readSchema.columns()) {
             int id = field.fieldId();
-            boolean computed = id == MetadataColumns.ROW_POSITION.fieldId() || id == MetadataColumns.IS_DELETED.fieldId()
-                    || id == MetadataColumns.ROW_ID.fieldId() || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId();
+            boolean computed = id == MetadataColumns.ROW_POSITION.fieldId()
+                    || id == MetadataColumns.IS_DELETED.fieldId()
+                    || id == MetadataColumns.ROW_ID.fieldId()
+                    || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId();
             if (MetadataColumns.isMetadataColumn(id) && !constants.containsKey(id) && !computed) {
                 return "the metadata column " + field.name() + " is projected";
             }
@@ -301,7 +348,8 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
         }
         // Iceberg's readers put constants into nested fields too; the native reader only replaces whole columns.
         for (Integer id : constants.keySet()) {
-            if (readSchema.findField(id) != null && readSchema.columns().stream().noneMatch(f -> f.fieldId() == id)) {
+            if (readSchema.findField(id) != null
+                    && readSchema.columns().stream().noneMatch(f -> f.fieldId() == id)) {
                 return "the nested field " + readSchema.findColumnName(id) + " is an identity-partition value";
             }
         }

@@ -18,6 +18,7 @@ final class NativeReaderMetrics {
     static final String GROUP = "isthmus";
     /** The subgroup of gauges that count every reader in the JVM, not this one. */
     static final String JVM_GROUP = "jvm";
+
     private static final NativeArrowStats NO_STATS = new NativeArrowStats(0, 0, 0, 0, 0, 0);
 
     private final Counter rows;
@@ -39,11 +40,24 @@ final class NativeReaderMetrics {
     private final Counter equalityDeleteKeys;
     private final Counter equalityDeleteCacheHits;
 
-    private NativeReaderMetrics(Counter rows, Counter batches, Counter binaryBatches, Counter fetcherTransposedBatches,
+    private NativeReaderMetrics(
+            Counter rows,
+            Counter batches,
+            Counter binaryBatches,
+            Counter fetcherTransposedBatches,
             Counter bytesRead,
-            Counter decodeNanos, Counter nativeTasks, Counter fallbackTasks, Counter rowGroupsRead,
-            Counter rowGroupsPruned, Counter rowGroupsPrunedByDictionary, Counter deleteFiles, Counter deletePositions,
-            Counter rowsDeleted, Counter rowGroupsDeleted, Counter equalityDeleteFiles, Counter equalityDeleteKeys,
+            Counter decodeNanos,
+            Counter nativeTasks,
+            Counter fallbackTasks,
+            Counter rowGroupsRead,
+            Counter rowGroupsPruned,
+            Counter rowGroupsPrunedByDictionary,
+            Counter deleteFiles,
+            Counter deletePositions,
+            Counter rowsDeleted,
+            Counter rowGroupsDeleted,
+            Counter equalityDeleteFiles,
+            Counter equalityDeleteKeys,
             Counter equalityDeleteCacheHits) {
         this.rows = rows;
         this.batches = batches;
@@ -66,10 +80,25 @@ final class NativeReaderMetrics {
     }
 
     static NativeReaderMetrics unregistered() {
-        return new NativeReaderMetrics(new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
-                new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
-                new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter(),
-                new SimpleCounter(), new SimpleCounter(), new SimpleCounter(), new SimpleCounter());
+        return new NativeReaderMetrics(
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter(),
+                new SimpleCounter());
     }
 
     /**
@@ -93,13 +122,24 @@ final class NativeReaderMetrics {
         jvm.gauge("liveNativeBytes", (Gauge<Long>) () -> nativeStats().exportedBytesLive());
         jvm.gauge("allocatedNativeBytes", (Gauge<Long>) () -> nativeStats().allocatedBytes());
         jvm.gauge("equalityDeleteCacheBytes", (Gauge<Long>) EqualityDeleteCache::bytes);
-        return new NativeReaderMetrics(group.counter("rows"), group.counter("batches"),
-                group.counter("binaryBatches"), group.counter("fetcherTransposedBatches"), group.counter("bytesRead"),
-                group.counter("decodeNanos"), group.counter("nativeTasks"), group.counter("fallbackTasks"),
-                group.counter("rowGroupsRead"), group.counter("rowGroupsPruned"),
-                group.counter("rowGroupsPrunedByDictionary"), group.counter("deleteFiles"),
-                group.counter("deletePositions"), group.counter("rowsDeleted"), group.counter("rowGroupsDeleted"),
-                group.counter("equalityDeleteFiles"), group.counter("equalityDeleteKeys"),
+        return new NativeReaderMetrics(
+                group.counter("rows"),
+                group.counter("batches"),
+                group.counter("binaryBatches"),
+                group.counter("fetcherTransposedBatches"),
+                group.counter("bytesRead"),
+                group.counter("decodeNanos"),
+                group.counter("nativeTasks"),
+                group.counter("fallbackTasks"),
+                group.counter("rowGroupsRead"),
+                group.counter("rowGroupsPruned"),
+                group.counter("rowGroupsPrunedByDictionary"),
+                group.counter("deleteFiles"),
+                group.counter("deletePositions"),
+                group.counter("rowsDeleted"),
+                group.counter("rowGroupsDeleted"),
+                group.counter("equalityDeleteFiles"),
+                group.counter("equalityDeleteKeys"),
                 group.counter("equalityDeleteCacheHits"));
     }
 

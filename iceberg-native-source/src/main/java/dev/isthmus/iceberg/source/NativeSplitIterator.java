@@ -22,6 +22,7 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
     private final List<FileScanTask> tasks;
     /** The split's batches share arenas across its files: one arena close per run, not per small file. */
     private final ArenaRuns runs = ArenaRuns.forBatches();
+
     private final int startFileOffset;
     /** The next file's index in the split: what positions report. */
     private int fileOffset;
@@ -30,6 +31,7 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
      * files without records, as Iceberg's {@code DataIterator.seek} passes over them.
      */
     private boolean pastEmptyFiles;
+
     private long recordOffset;
     private TaskReader current;
     private RecordsWithSplitIds<RecordAndPosition<RowData>> pending;
@@ -39,9 +41,12 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
         this.splitId = split.splitId();
         this.tasks = List.copyOf(split.task().files());
         if (split.fileOffset() >= tasks.size()) {
-            throw new IllegalStateException(String.format(Locale.ROOT,
-                    "Invalid starting file offset %d for combined scan task with %d files: %s", split.fileOffset(),
-                    tasks.size(), split.task()));
+            throw new IllegalStateException(String.format(
+                    Locale.ROOT,
+                    "Invalid starting file offset %d for combined scan task with %d files: %s",
+                    split.fileOffset(),
+                    tasks.size(),
+                    split.task()));
         }
         this.startFileOffset = split.fileOffset();
         this.fileOffset = split.fileOffset();
@@ -56,9 +61,12 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                 if (fileOffset >= tasks.size() || function.limitReached()) {
                     if (!pastEmptyFiles && recordOffset > 0 && fileOffset >= tasks.size()) {
                         // As DataIterator.seek fails when no file from the position has the records to skip.
-                        throw new IllegalStateException(String.format(Locale.ROOT,
+                        throw new IllegalStateException(String.format(
+                                Locale.ROOT,
                                 "Invalid starting record offset %d for split %s: no file from offset %d has records",
-                                recordOffset, splitId, startFileOffset));
+                                recordOffset,
+                                splitId,
+                                startFileOffset));
                     }
                     return false;
                 }

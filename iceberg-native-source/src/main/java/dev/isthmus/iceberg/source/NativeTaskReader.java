@@ -76,11 +76,13 @@ final class NativeTaskReader implements TaskReader {
     private final int[] scanColumn;
     /** Per projected column: how a row-lineage column fills in what its decoded column lacks, else {@code null}. */
     private final RowLineage[] lineage;
+
     private final RowPositions positions;
     private final PositionDeletes deletes;
     private final EqualityDeletes equalityDeletes;
     /** The decoded batch's column of each equality key, by field id. */
     private final Map<Integer, Integer> keyColumns;
+
     private final FlinkSourceFilter rowFilter;
     /** {@code null} for rows of the read schema. */
     private final NestedProjection nested;
@@ -88,12 +90,14 @@ final class NativeTaskReader implements TaskReader {
     private final NestedDefaults defaults;
     /** Per projected column decoded whole: its whole type and the projection's; else {@code null}. */
     private final Type[][] pruned;
+
     private final RecordLimiter limiter;
     private final NativeReaderMetrics metrics;
     /** {@code null} for columnar rows. */
     private final BinaryRowBuffers binaryRows;
     /** For binary rows: the task thread's transposer, which {@link BinaryRowRecords} run, and this (the fetcher) thread's. */
     private final BinaryRowTransposer transposer;
+
     private final BinaryRowTransposer fetcherTransposer;
     /** Rows of the selected row groups, or -1 when rows are selected (then {@link #selectedRows} counts). */
     private final long rowsInGroups;
@@ -101,14 +105,31 @@ final class NativeTaskReader implements TaskReader {
     private long skip;
     /** Rows selected so far, the skipped ones included. */
     private long selectedRows;
+
     private long emitted;
 
-    private NativeTaskReader(String splitId, int fileOffset, NativeParquetFile file, NativeParquetScan scan,
-            ColumnVector[] constants, int[] scanColumn, RowLineage[] lineage, RowPositions positions,
-            PositionDeletes deletes, EqualityDeletes equalityDeletes, Map<Integer, Integer> keyColumns,
-            FlinkSourceFilter rowFilter, NestedProjection nested, NestedDefaults defaults, Type[][] pruned,
-            RecordLimiter limiter, NativeReaderMetrics metrics, BinaryRowBuffers binaryRows, long rowsInGroups,
-            long skip, long emitted) {
+    private NativeTaskReader(
+            String splitId,
+            int fileOffset,
+            NativeParquetFile file,
+            NativeParquetScan scan,
+            ColumnVector[] constants,
+            int[] scanColumn,
+            RowLineage[] lineage,
+            RowPositions positions,
+            PositionDeletes deletes,
+            EqualityDeletes equalityDeletes,
+            Map<Integer, Integer> keyColumns,
+            FlinkSourceFilter rowFilter,
+            NestedProjection nested,
+            NestedDefaults defaults,
+            Type[][] pruned,
+            RecordLimiter limiter,
+            NativeReaderMetrics metrics,
+            BinaryRowBuffers binaryRows,
+            long rowsInGroups,
+            long skip,
+            long emitted) {
         this.splitId = splitId;
         this.fileOffset = fileOffset;
         this.file = file;
@@ -147,11 +168,27 @@ final class NativeTaskReader implements TaskReader {
      * @param equalityDeletes the keys its equality delete files delete
      * @throws dev.isthmus.ffm.NativeException.Unsupported if the decoder cannot read the file
      */
-    static NativeTaskReader open(String splitId, int fileOffset, long recordOffset, FileScanTask task,
-            Map<Integer, ?> constants, Schema tableSchema, Schema readSchema, NameMapping nameMapping, Expression filter,
-            boolean caseSensitive, FileIO io, NativeReadOptions options, RecordLimiter limiter, NativeReaderMetrics metrics,
-            NestedProjection nested, BinaryRowBuffers binaryRows, MemoryTracker tracker, ArenaRuns runs,
-            PositionDeletes deletes, EqualityDeletes equalityDeletes) {
+    static NativeTaskReader open(
+            String splitId,
+            int fileOffset,
+            long recordOffset,
+            FileScanTask task,
+            Map<Integer, ?> constants,
+            Schema tableSchema,
+            Schema readSchema,
+            NameMapping nameMapping,
+            Expression filter,
+            boolean caseSensitive,
+            FileIO io,
+            NativeReadOptions options,
+            RecordLimiter limiter,
+            NativeReaderMetrics metrics,
+            NestedProjection nested,
+            BinaryRowBuffers binaryRows,
+            MemoryTracker tracker,
+            ArenaRuns runs,
+            PositionDeletes deletes,
+            EqualityDeletes equalityDeletes) {
         NativeParquetFile file = openFile(task.file().location(), io, options);
         try {
             List<NativeParquetFile.Column> columns = file.columns(nameMapping);
@@ -177,7 +214,8 @@ final class NativeTaskReader implements TaskReader {
                         constantColumns[i] = new ConstantVector(null);
                         scanColumn[i] = CONSTANT;
                     } else {
-                        lineage[i] = id == MetadataColumns.ROW_ID.fieldId() ? RowLineage.rowId(base)
+                        lineage[i] = id == MetadataColumns.ROW_ID.fieldId()
+                                ? RowLineage.rowId(base)
                                 : RowLineage.lastUpdated(base);
                         scanColumn[i] = fromFile.size();
                         fromFile.add(field);
@@ -193,15 +231,16 @@ final class NativeTaskReader implements TaskReader {
                     scanColumn[i] = POSITION;
                 } else if (field.initialDefault() != null && !holds(columns, id)) {
                     // A file written before the column was added: Iceberg reads its initial default.
-                    constantColumns[i] = new ConstantVector(RowDataUtil.convertConstant(field.type(),
-                            field.initialDefault()));
+                    constantColumns[i] =
+                            new ConstantVector(RowDataUtil.convertConstant(field.type(), field.initialDefault()));
                     scanColumn[i] = CONSTANT;
                 } else {
                     Types.NestedField read = field;
                     if (byName && field.type().isNestedType()) {
                         // Decoded as the table has it (its fields matched by position), then pruned.
                         Types.NestedField whole = tableSchema.findField(id);
-                        if (whole != null && !whole.type().equals(field.type())
+                        if (whole != null
+                                && !whole.type().equals(field.type())
                                 && PrunedStructs.supports(whole.type(), field.type())) {
                             read = whole;
                             prunedColumns[i] = new Type[] {whole.type(), field.type()};
@@ -217,10 +256,11 @@ final class NativeTaskReader implements TaskReader {
             boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
             // Either way the position to resume at counts selected rows, not the file's.
             boolean selecting = filterRows || deletes.size() > 0 || !equalityDeletes.isEmpty();
-            RowGroupPruner pruner = filterRows
-                    ? RowGroupPruner.of(file, columns, tableSchema, task.residual(), caseSensitive) : null;
+            RowGroupPruner pruner =
+                    filterRows ? RowGroupPruner.of(file, columns, tableSchema, task.residual(), caseSensitive) : null;
             DictionaryPruner dictionaries = filterRows
-                    ? DictionaryPruner.of(file, columns, tableSchema, task.residual(), caseSensitive, tracker) : null;
+                    ? DictionaryPruner.of(file, columns, tableSchema, task.residual(), caseSensitive, tracker)
+                    : null;
             List<Integer> groups = new ArrayList<>();
             int pruned = 0;
             int prunedByDictionary = 0;
@@ -242,25 +282,59 @@ final class NativeTaskReader implements TaskReader {
             }
             // A file without rows leaves the skip to the next file (NativeSplitIterator).
             if (!selecting && rows > 0 && recordOffset > rows) {
-                throw new IllegalStateException(String.format(Locale.ROOT,
-                        "Invalid starting record offset %d for file %d (%s, %d rows in its range)", recordOffset,
-                        fileOffset, task.file().location(), rows));
+                throw new IllegalStateException(String.format(
+                        Locale.ROOT,
+                        "Invalid starting record offset %d for file %d (%s, %d rows in its range)",
+                        recordOffset,
+                        fileOffset,
+                        task.file().location(),
+                        rows));
             }
-            ScanOptions scanOptions = new ScanOptions(new Schema(fromFile),
-                    groups.stream().mapToInt(Integer::intValue).toArray(), selecting ? 0 : recordOffset,
-                    options.batchSize(), false).withNameMapping(nameMapping);
+            ScanOptions scanOptions = new ScanOptions(
+                            new Schema(fromFile),
+                            groups.stream().mapToInt(Integer::intValue).toArray(),
+                            selecting ? 0 : recordOffset,
+                            options.batchSize(),
+                            false)
+                    .withNameMapping(nameMapping);
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
             NativeParquetScan scan = file.scan(scanOptions, tracker, runs);
             try {
-                metrics.nativeTask(groups.size(), pruned, prunedByDictionary,
+                metrics.nativeTask(
+                        groups.size(),
+                        pruned,
+                        prunedByDictionary,
                         chunkBytes(file, columns, groups, scanOptions.projection()));
-                metrics.positionDeletes((int) task.deletes().stream()
-                        .filter(d -> d.content() == FileContent.POSITION_DELETES).count(), deletes.size(), deleted);
+                metrics.positionDeletes(
+                        (int) task.deletes().stream()
+                                .filter(d -> d.content() == FileContent.POSITION_DELETES)
+                                .count(),
+                        deletes.size(),
+                        deleted);
                 metrics.equalityDeletes(equalityDeletes.files(), equalityDeletes.keys(), equalityDeletes.cacheHits());
                 RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
-                return new NativeTaskReader(splitId, fileOffset, file, scan, constantColumns, scanColumn, lineage,
-                        positions, deletes, equalityDeletes, keyColumns, rowFilter, nested, defaults, prunedColumns,
-                        limiter, metrics, binaryRows, selecting ? -1 : rows, selecting ? recordOffset : 0, recordOffset);
+                return new NativeTaskReader(
+                        splitId,
+                        fileOffset,
+                        file,
+                        scan,
+                        constantColumns,
+                        scanColumn,
+                        lineage,
+                        positions,
+                        deletes,
+                        equalityDeletes,
+                        keyColumns,
+                        rowFilter,
+                        nested,
+                        defaults,
+                        prunedColumns,
+                        limiter,
+                        metrics,
+                        binaryRows,
+                        selecting ? -1 : rows,
+                        selecting ? recordOffset : 0,
+                        recordOffset);
             } catch (RuntimeException e) {
                 closeAfter(e, scan);
                 throw e;
@@ -280,8 +354,11 @@ final class NativeTaskReader implements TaskReader {
      * @throws UnsupportedOperationException if the file lacks a key column that is a constant or
      *     has a default
      */
-    private static Map<Integer, Integer> keyColumns(EqualityDeletes equalityDeletes, List<Types.NestedField> fromFile,
-            Map<Integer, ?> constants, List<NativeParquetFile.Column> fileColumns) {
+    private static Map<Integer, Integer> keyColumns(
+            EqualityDeletes equalityDeletes,
+            List<Types.NestedField> fromFile,
+            Map<Integer, ?> constants,
+            List<NativeParquetFile.Column> fileColumns) {
         if (equalityDeletes.isEmpty()) {
             return Map.of();
         }
@@ -325,8 +402,10 @@ final class NativeTaskReader implements TaskReader {
         if (tops.isEmpty()) {
             return; // The file lacks the column: it reads as null.
         }
-        List<Integer> actual = columns.stream().filter(c -> tops.contains(topLevelName(c)))
-                .map(NativeParquetFile.Column::fieldId).toList();
+        List<Integer> actual = columns.stream()
+                .filter(c -> tops.contains(topLevelName(c)))
+                .map(NativeParquetFile.Column::fieldId)
+                .toList();
         if (!actual.equals(expected)) {
             throw new UnsupportedOperationException("the file's nested column " + field.name() + " holds the fields "
                     + actual + " where the table's has " + expected + " (nested fields are matched by position)");
@@ -364,8 +443,8 @@ final class NativeTaskReader implements TaskReader {
     }
 
     /** The stored bytes of the projected columns' chunks in {@code groups}: what the decoder reads. */
-    private static long chunkBytes(NativeParquetFile file, List<NativeParquetFile.Column> columns,
-            List<Integer> groups, Schema projection) {
+    private static long chunkBytes(
+            NativeParquetFile file, List<NativeParquetFile.Column> columns, List<Integer> groups, Schema projection) {
         Set<Integer> ids = TypeUtil.getProjectedIds(projection);
         long bytes = 0;
         for (int leaf = 0; leaf < columns.size(); leaf++) {
@@ -421,9 +500,13 @@ final class NativeTaskReader implements TaskReader {
             metrics.decoded(System.nanoTime() - start);
             if (!more) {
                 if (skip > 0 && selectedRows > 0) {
-                    throw new IllegalStateException(String.format(Locale.ROOT,
-                            "Invalid starting record offset %d for file %d (%s, %d records)", emitted, fileOffset,
-                            file.name(), selectedRows));
+                    throw new IllegalStateException(String.format(
+                            Locale.ROOT,
+                            "Invalid starting record offset %d for file %d (%s, %d records)",
+                            emitted,
+                            fileOffset,
+                            file.name(),
+                            selectedRows));
                 }
                 break;
             }
@@ -510,8 +593,8 @@ final class NativeTaskReader implements TaskReader {
             records = BinaryRowRecords.transposed(splitId, transposed, binaryRows, fileOffset, first);
             metrics.transposedByFetcher();
         } else {
-            records = new BinaryRowRecords(splitId, batch, columns.columns, selection, take, transposer, binaryRows,
-                    fileOffset, first);
+            records = new BinaryRowRecords(
+                    splitId, batch, columns.columns, selection, take, transposer, binaryRows, fileOffset, first);
         }
         metrics.batch(take, transposer != null);
         return records;
@@ -528,9 +611,12 @@ final class NativeTaskReader implements TaskReader {
             all[i] = switch (scanColumn[i]) {
                 case CONSTANT -> constants[i];
                 case POSITION -> new PositionVector(firstPosition);
-                default -> lineage[i] != null ? lineage[i].over(decoded[scanColumn[i]], firstPosition)
-                        : pruned[i] != null ? PrunedStructs.prune(decoded[scanColumn[i]], pruned[i][0], pruned[i][1])
-                        : decoded[scanColumn[i]];
+                default ->
+                    lineage[i] != null
+                            ? lineage[i].over(decoded[scanColumn[i]], firstPosition)
+                            : pruned[i] != null
+                                    ? PrunedStructs.prune(decoded[scanColumn[i]], pruned[i][0], pruned[i][1])
+                                    : decoded[scanColumn[i]];
             };
         }
         return batch.withColumns(all);

@@ -50,8 +50,8 @@ final class NestedDefaults {
                     String name = path + "." + field.name();
                     if (missingWithDefault(field, inFile)) {
                         if (!field.type().isPrimitiveType()) {
-                            throw new UnsupportedOperationException("the nested field " + name
-                                    + " has a default value and is not primitive");
+                            throw new UnsupportedOperationException(
+                                    "the nested field " + name + " has a default value and is not primitive");
                         }
                         if (!structInFile) {
                             throw new UnsupportedOperationException("the nested field " + name
@@ -70,7 +70,7 @@ final class NestedDefaults {
                 }
                 any = needed(path + ".value", map.valueType(), inFile);
             }
-            default -> { }
+            default -> {}
         }
         return any;
     }
@@ -111,8 +111,8 @@ final class NestedDefaults {
                     Types.NestedField field = fields.get(f);
                     ColumnVector child = ArrowVectors.field(vector, f);
                     if (missingWithDefault(field, inFile)) {
-                        filled[f] = new ConstantVector(RowDataUtil.convertConstant(field.type(), field.initialDefault()),
-                                vector);
+                        filled[f] = new ConstantVector(
+                                RowDataUtil.convertConstant(field.type(), field.initialDefault()), vector);
                     } else {
                         filled[f] = fill(child, field.type(), inFile);
                     }

@@ -32,6 +32,7 @@ final class NestedProjection implements Serializable {
     private final int[][] positions;
     /** Per emitted field: the number of fields of each struct on its path. */
     private final int[][] arities;
+
     private final RowType rowType;
     private transient RowData.FieldGetter[] getters;
 
@@ -132,7 +133,9 @@ final class NestedProjection implements Serializable {
                 children.add(prune(child, keptChild));
             }
         }
-        return Types.NestedField.from(field).ofType(Types.StructType.of(children)).build();
+        return Types.NestedField.from(field)
+                .ofType(Types.StructType.of(children))
+                .build();
     }
 
     private static int[] positions(Schema readSchema, List<Types.NestedField> fields) {

@@ -58,8 +58,10 @@ final class PositionDeletes {
                 return "it has encrypted delete files";
             }
             if (delete.format() == FileFormat.PUFFIN) {
-                if (delete.content() != FileContent.POSITION_DELETES || delete.contentOffset() == null
-                        || delete.contentSizeInBytes() == null || delete.referencedDataFile() == null) {
+                if (delete.content() != FileContent.POSITION_DELETES
+                        || delete.contentOffset() == null
+                        || delete.contentSizeInBytes() == null
+                        || delete.referencedDataFile() == null) {
                     return "it has a Puffin delete file that is not a deletion vector of one data file";
                 }
             } else if (delete.format() != FileFormat.PARQUET) {
@@ -76,8 +78,13 @@ final class PositionDeletes {
      * @param limit how many positions it may hold
      * @throws DeleteLimitException past {@code limit}, naming the data file and the limit
      */
-    static PositionDeletes load(String dataFile, List<DeleteFile> deletes, FileIO io, NativeReadOptions options,
-            MemoryTracker tracker, long limit) {
+    static PositionDeletes load(
+            String dataFile,
+            List<DeleteFile> deletes,
+            FileIO io,
+            NativeReadOptions options,
+            MemoryTracker tracker,
+            long limit) {
         if (deletes.stream().noneMatch(d -> d.content() == FileContent.POSITION_DELETES)) {
             return NONE;
         }
@@ -121,8 +128,10 @@ final class PositionDeletes {
             // then its paths, most of what it holds, need not be decoded.
             boolean onlyThisFile = dataFile.equals(ContentFileUtil.referencedDataFileLocation(delete));
             try (NativeParquetFile file = NativeTaskReader.openFile(delete.location(), io, options);
-                    NativeParquetScan scan = file.scan(new ScanOptions(onlyThisFile ? POSITION : PATH_AND_POSITION,
-                            null, 0, options.batchSize(), false), tracker)) {
+                    NativeParquetScan scan = file.scan(
+                            new ScanOptions(
+                                    onlyThisFile ? POSITION : PATH_AND_POSITION, null, 0, options.batchSize(), false),
+                            tracker)) {
                 while (scan.hasNext()) {
                     try (ArrowColumnarBatch batch = scan.next()) {
                         ColumnVector[] columns = batch.batch().columns;
@@ -137,8 +146,8 @@ final class PositionDeletes {
                                 if (count >= limit) {
                                     throw tooMany(dataFile, limit);
                                 }
-                                positions = Arrays.copyOf(positions, (int) Math.min(limit,
-                                        Math.min((long) count * 2, Integer.MAX_VALUE - 8)));
+                                positions = Arrays.copyOf(positions, (int)
+                                        Math.min(limit, Math.min((long) count * 2, Integer.MAX_VALUE - 8)));
                             }
                             long position = pos.getLong(i);
                             sorted &= count == 0 || position >= positions[count - 1];
@@ -162,26 +171,34 @@ final class PositionDeletes {
     private static PositionDeleteIndex readDeletionVector(DeleteFile delete, FileIO io) {
         long size = delete.contentSizeInBytes();
         if (size < 0 || size > Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException("The deletion vector in " + delete.location() + " claims " + size
-                    + " bytes");
+            throw new IllegalStateException(
+                    "The deletion vector in " + delete.location() + " claims " + size + " bytes");
         }
         byte[] blob = new byte[(int) size];
         try {
             IOUtil.readFully(io.newInputFile(delete.location()), delete.contentOffset(), blob, 0, blob.length);
             return PositionDeleteIndex.deserialize(blob, delete);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the deletion vector at offset " + delete.contentOffset()
-                    + " of " + delete.location(), e);
+            throw new UncheckedIOException(
+                    "Cannot read the deletion vector at offset " + delete.contentOffset() + " of " + delete.location(),
+                    e);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("Cannot read the deletion vector at offset " + delete.contentOffset()
-                    + " of " + delete.location() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Cannot read the deletion vector at offset " + delete.contentOffset() + " of " + delete.location()
+                            + ": " + e.getMessage(),
+                    e);
         }
     }
 
     private static DeleteLimitException tooMany(String dataFile, long limit) {
-        return new DeleteLimitException("its position deletes exceed maxDeletePositions", String.format(Locale.ROOT,
-                "its position delete files delete more than %d rows of %s (maxDeletePositions, or"
-                        + " 'isthmus.max-delete-positions' in SQL)", limit, dataFile));
+        return new DeleteLimitException(
+                "its position deletes exceed maxDeletePositions",
+                String.format(
+                        Locale.ROOT,
+                        "its position delete files delete more than %d rows of %s (maxDeletePositions, or"
+                                + " 'isthmus.max-delete-positions' in SQL)",
+                        limit,
+                        dataFile));
     }
 
     private static boolean samePath(BytesColumnVector.Bytes value, byte[] path) {

@@ -20,11 +20,14 @@ final class PrunedStructs {
      */
     static boolean supports(Type whole, Type part) {
         return switch (part) {
-            case Types.StructType struct -> struct.fields().stream().allMatch(
-                    f -> supports(whole.asStructType().field(f.fieldId()).type(), f.type()));
+            case Types.StructType struct ->
+                struct.fields().stream()
+                        .allMatch(f ->
+                                supports(whole.asStructType().field(f.fieldId()).type(), f.type()));
             case Types.ListType list -> supports(whole.asListType().elementType(), list.elementType());
-            case Types.MapType map -> map.keyType().equals(whole.asMapType().keyType())
-                    && supports(whole.asMapType().valueType(), map.valueType());
+            case Types.MapType map ->
+                map.keyType().equals(whole.asMapType().keyType())
+                        && supports(whole.asMapType().valueType(), map.valueType());
             default -> true;
         };
     }
@@ -45,17 +48,22 @@ final class PrunedStructs {
                     while (wholeFields.get(w).fieldId() != id) {
                         w++;
                     }
-                    fields[k] = prune(ArrowVectors.field(vector, w), wholeFields.get(w).type(), kept.get(k).type());
+                    fields[k] = prune(
+                            ArrowVectors.field(vector, w),
+                            wholeFields.get(w).type(),
+                            kept.get(k).type());
                 }
                 return ArrowVectors.withFields(vector, fields);
             }
             case Types.ListType list -> {
-                return ArrowVectors.withElements(vector, prune(ArrowVectors.elements(vector),
-                        whole.asListType().elementType(), list.elementType()));
+                return ArrowVectors.withElements(
+                        vector,
+                        prune(ArrowVectors.elements(vector), whole.asListType().elementType(), list.elementType()));
             }
             case Types.MapType map -> {
-                return ArrowVectors.withElements(vector, prune(ArrowVectors.elements(vector),
-                        whole.asMapType().valueType(), map.valueType()));
+                return ArrowVectors.withElements(
+                        vector,
+                        prune(ArrowVectors.elements(vector), whole.asMapType().valueType(), map.valueType()));
             }
             default -> {
                 return vector;

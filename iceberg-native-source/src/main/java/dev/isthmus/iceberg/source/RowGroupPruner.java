@@ -43,8 +43,13 @@ final class RowGroupPruner {
     /** The filter's columns the file lacks, which Iceberg's row-group filter takes as all null. */
     private final int[] missing;
 
-    private RowGroupPruner(NativeParquetFile file, InclusiveMetricsEvaluator evaluator, int[] leaves, int[] ids,
-            List<Function<byte[], ByteBuffer>> bounds, int[] missing) {
+    private RowGroupPruner(
+            NativeParquetFile file,
+            InclusiveMetricsEvaluator evaluator,
+            int[] leaves,
+            int[] ids,
+            List<Function<byte[], ByteBuffer>> bounds,
+            int[] missing) {
         this.file = file;
         this.evaluator = evaluator;
         this.leaves = leaves;
@@ -57,8 +62,12 @@ final class RowGroupPruner {
      * A pruner for {@code filter} (unbound, over {@code schema}) on {@code file}'s row groups,
      * whose leaf {@code columns} carry the ids the filter's fields are matched by.
      */
-    static RowGroupPruner of(NativeParquetFile file, List<NativeParquetFile.Column> columns, Schema schema,
-            Expression filter, boolean caseSensitive) {
+    static RowGroupPruner of(
+            NativeParquetFile file,
+            List<NativeParquetFile.Column> columns,
+            Schema schema,
+            Expression filter,
+            boolean caseSensitive) {
         Set<Integer> referenced = Binder.boundReferences(schema.asStruct(), List.of(filter), caseSensitive);
         int[] leaves = new int[columns.size()];
         int[] ids = new int[columns.size()];
@@ -80,10 +89,17 @@ final class RowGroupPruner {
         }
         // Iceberg's ParquetMetricsRowGroupFilter reads a column without a chunk as all null, also one
         // a default fills: the same row groups are skipped, so the same rows come out.
-        int[] missing = referenced.stream().filter(id -> schema.findField(id) != null
-                && columns.stream().noneMatch(c -> c.fieldId() == id)).mapToInt(Integer::intValue).toArray();
-        return new RowGroupPruner(file, new InclusiveMetricsEvaluator(schema, filter, caseSensitive),
-                java.util.Arrays.copyOf(leaves, n), java.util.Arrays.copyOf(ids, n), bounds, missing);
+        int[] missing = referenced.stream()
+                .filter(id -> schema.findField(id) != null && columns.stream().noneMatch(c -> c.fieldId() == id))
+                .mapToInt(Integer::intValue)
+                .toArray();
+        return new RowGroupPruner(
+                file,
+                new InclusiveMetricsEvaluator(schema, filter, caseSensitive),
+                java.util.Arrays.copyOf(leaves, n),
+                java.util.Arrays.copyOf(ids, n),
+                bounds,
+                missing);
     }
 
     /** Whether row group {@code rowGroup} may hold a row the filter keeps. */
@@ -137,12 +153,17 @@ final class RowGroupPruner {
             case BOOLEAN -> format.equals("b") ? fixed(1) : null;
             case INTEGER -> format.equals("i") ? fixed(4) : null;
             case DATE -> format.equals("tdD") ? fixed(4) : null;
-            case LONG -> switch (format) {
-                case "l" -> fixed(8);
-                case "i" -> bytes -> bytes.length == 4 ? littleEndianLong(ByteBuffer.wrap(bytes)
-                        .order(ByteOrder.LITTLE_ENDIAN).getInt()) : null;
-                default -> null;
-            };
+            case LONG ->
+                switch (format) {
+                    case "l" -> fixed(8);
+                    case "i" ->
+                        bytes -> bytes.length == 4
+                                ? littleEndianLong(ByteBuffer.wrap(bytes)
+                                        .order(ByteOrder.LITTLE_ENDIAN)
+                                        .getInt())
+                                : null;
+                    default -> null;
+                };
             case TIME -> format.equals("ttu") && physical == 2 ? fixed(8) : null;
             case TIMESTAMP -> format.startsWith("tsu:") && physical == 2 ? fixed(8) : null;
             case TIMESTAMP_NANO -> format.startsWith("tsn:") && physical == 2 ? fixed(8) : null;
@@ -172,10 +193,18 @@ final class RowGroupPruner {
         }
         return bytes -> {
             BigInteger unscaled = switch (physical) {
-                case 1 -> bytes.length == 4
-                        ? BigInteger.valueOf(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getInt()) : null;
-                case 2 -> bytes.length == 8
-                        ? BigInteger.valueOf(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getLong()) : null;
+                case 1 ->
+                    bytes.length == 4
+                            ? BigInteger.valueOf(ByteBuffer.wrap(bytes)
+                                    .order(ByteOrder.LITTLE_ENDIAN)
+                                    .getInt())
+                            : null;
+                case 2 ->
+                    bytes.length == 8
+                            ? BigInteger.valueOf(ByteBuffer.wrap(bytes)
+                                    .order(ByteOrder.LITTLE_ENDIAN)
+                                    .getLong())
+                            : null;
                 case 6, 7 -> bytes.length > 0 ? new BigInteger(bytes) : null;
                 default -> null;
             };

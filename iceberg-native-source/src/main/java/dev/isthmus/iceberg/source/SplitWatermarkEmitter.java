@@ -39,8 +39,12 @@ final class SplitWatermarkEmitter<T> implements SerializableRecordEmitter<T> {
                 long splitWatermark = extractor.extractWatermark(split);
                 long next = splitWatermark > Long.MIN_VALUE ? splitWatermark - 1 : Long.MIN_VALUE;
                 if (next < watermark) {
-                    LOG.info("Split {} has a lower watermark ({}) than the last one, {} ({}): not emitted",
-                            splitId, next, lastSplitId, watermark);
+                    LOG.info(
+                            "Split {} has a lower watermark ({}) than the last one, {} ({}): not emitted",
+                            splitId,
+                            next,
+                            lastSplitId,
+                            watermark);
                 } else {
                     watermark = next;
                     output.emitWatermark(new Watermark(watermark));

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(LeakCheckExtension.class)
 class ArrowBatchRecordsTest {
-    private static final RowType TYPE = RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(100)},
-            new String[] {"id", "name"});
+    private static final RowType TYPE =
+            RowType.of(new LogicalType[] {new BigIntType(), new VarCharType(100)}, new String[] {"id", "name"});
     private final MemoryTracker tracker = MemoryTracker.root().child("ArrowBatchRecordsTest");
 
     @AfterEach
@@ -36,10 +36,13 @@ class ArrowBatchRecordsTest {
 
     @Test
     void emitsEveryRowInPlaceWithThePositionAfterIt() {
-        List<GenericRowData> rows = List.of(GenericRowData.of(1L, StringData.fromString("a")),
-                GenericRowData.of(null, StringData.fromString("b")), GenericRowData.of(3L, null));
+        List<GenericRowData> rows = List.of(
+                GenericRowData.of(1L, StringData.fromString("a")),
+                GenericRowData.of(null, StringData.fromString("b")),
+                GenericRowData.of(3L, null));
         ArrowColumnarBatch batch = NativeRoundTrip.batch(rows, TYPE, tracker);
-        ArrowBatchRecords records = ArrowBatchRecords.of("split-7", batch, batch.batch(), null, batch.numRows(), 2, 100);
+        ArrowBatchRecords records =
+                ArrowBatchRecords.of("split-7", batch, batch.batch(), null, batch.numRows(), 2, 100);
 
         assertEquals("split-7", records.nextSplit());
         assertNull(records.nextSplit(), "one split per batch");
@@ -78,10 +81,13 @@ class ArrowBatchRecordsTest {
 
     @Test
     void aSelectionEmitsOnlyItsRowsWithConsecutivePositions() {
-        List<GenericRowData> rows = List.of(GenericRowData.of(1L, StringData.fromString("a")),
-                GenericRowData.of(2L, StringData.fromString("b")), GenericRowData.of(3L, StringData.fromString("c")));
+        List<GenericRowData> rows = List.of(
+                GenericRowData.of(1L, StringData.fromString("a")),
+                GenericRowData.of(2L, StringData.fromString("b")),
+                GenericRowData.of(3L, StringData.fromString("c")));
         ArrowColumnarBatch batch = NativeRoundTrip.batch(rows, TYPE, tracker);
-        ArrowBatchRecords records = ArrowBatchRecords.of("split-3", batch, batch.batch(), new int[] {0, 2, 1}, 2, 0, 40);
+        ArrowBatchRecords records =
+                ArrowBatchRecords.of("split-3", batch, batch.batch(), new int[] {0, 2, 1}, 2, 0, 40);
         assertEquals("split-3", records.nextSplit());
         RecordAndPosition<RowData> first = records.nextRecordFromSplit();
         assertEquals(1L, first.record().getLong(0));

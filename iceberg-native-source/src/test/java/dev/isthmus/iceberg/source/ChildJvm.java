@@ -23,14 +23,21 @@ public final class ChildJvm {
     private ChildJvm() {}
 
     /** What the JVM printed (stdout and stderr); fails unless it exited with 0. */
-    public static String runWithoutNativeAccess(Class<?> main, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--illegal-native-access=deny", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-Dslf4j.provider=" + StdoutLogProvider.class.getName(),
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+    public static String runWithoutNativeAccess(Class<?> main, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--illegal-native-access=deny",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
+                "-Dslf4j.provider=" + StdoutLogProvider.class.getName(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                main.getName()));
         command.addAll(List.of(args));
         Path log = Files.createTempFile("isthmus-child-jvm", ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         // Options the launcher would add from the environment could enable native access again.
         Map<String, String> env = builder.environment();
         env.remove("JDK_JAVA_OPTIONS");
@@ -55,13 +62,18 @@ public final class ChildJvm {
     /** The lines of {@code output} that {@code logger} logged at {@code level}. */
     public static List<String> logged(String output, String level, Class<?> logger) {
         String prefix = StdoutLogProvider.PREFIX + level + " " + logger.getName() + " ";
-        return output.lines().filter(line -> line.startsWith(prefix)).map(line -> line.substring(prefix.length()))
+        return output.lines()
+                .filter(line -> line.startsWith(prefix))
+                .map(line -> line.substring(prefix.length()))
                 .toList();
     }
 
     /** The value {@code key} a probe printed as {@code key=value}. */
     public static String printed(String output, String key) {
-        return output.lines().filter(line -> line.startsWith(key + "=")).map(line -> line.substring(key.length() + 1))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + key + "= in:\n" + output));
+        return output.lines()
+                .filter(line -> line.startsWith(key + "="))
+                .map(line -> line.substring(key.length() + 1))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + key + "= in:\n" + output));
     }
 }

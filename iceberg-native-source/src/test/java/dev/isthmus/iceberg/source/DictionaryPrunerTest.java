@@ -62,8 +62,8 @@ class DictionaryPrunerTest {
 
     @BeforeEach
     void write() {
-        Table table = new TestTables(dir).create("dict", DictionaryTable.SCHEMA, PartitionSpec.unpartitioned(),
-                DictionaryTable.PROPERTIES);
+        Table table = new TestTables(dir)
+                .create("dict", DictionaryTable.SCHEMA, PartitionSpec.unpartitioned(), DictionaryTable.PROPERTIES);
         records = DictionaryTable.records(0, GROUPS);
         DataFile data = TestTables.append(table, records).getFirst();
         file = NativeParquetFile.open(table.io().newInputFile(data.location()));
@@ -94,8 +94,10 @@ class DictionaryPrunerTest {
             if (!pruner.mightMatch(rg)) {
                 NativeParquetFile.RowGroup group = in.rowGroup(rg);
                 for (long row = group.firstRow(); row < group.firstRow() + group.rowCount(); row++) {
-                    assertFalse(matches(rows, written.get((int) row)), filter + " pruned row group " + rg
-                            + ", which holds the matching row " + written.get((int) row));
+                    assertFalse(
+                            matches(rows, written.get((int) row)),
+                            filter + " pruned row group " + rg + ", which holds the matching row "
+                                    + written.get((int) row));
                 }
                 pruned.add(rg);
             }
@@ -152,8 +154,7 @@ class DictionaryPrunerTest {
         assertEquals(ODD, pruned(notEqual("code", 50)));
         assertEquals(List.of(), pruned(notEqual("code", 1)));
         assertEquals(List.of(), pruned(or(equal("tag", "m"), equal("code", 1))));
-        assertEquals(IntStream.range(0, GROUPS).boxed().toList(),
-                pruned(and(equal("tag", "a"), equal("code", 50))));
+        assertEquals(IntStream.range(0, GROUPS).boxed().toList(), pruned(and(equal("tag", "a"), equal("code", 50))));
     }
 
     @Test
@@ -199,8 +200,8 @@ class DictionaryPrunerTest {
     }
 
     private static NativeParquetFile.ColumnChunk chunk(long dictionary, long data, int encodings, int allDictionary) {
-        return new NativeParquetFile.ColumnChunk(100, 500, 10, 0, null, null, dictionary, data, encodings,
-                allDictionary);
+        return new NativeParquetFile.ColumnChunk(
+                100, 500, 10, 0, null, null, dictionary, data, encodings, allDictionary);
     }
 
     @Test
@@ -209,8 +210,10 @@ class DictionaryPrunerTest {
         Path path = name.startsWith("file:") ? Path.of(URI.create(name)) : Path.of(name);
         try (NativeParquetFile local = NativeParquetFile.open(path)) {
             for (Expression filter : List.of(equal("tag", "m"), notEqual("code", 50))) {
-                DictionaryPruner remote = DictionaryPruner.of(file, file.columns(), DictionaryTable.SCHEMA, filter, true, tracker);
-                DictionaryPruner pruner = DictionaryPruner.of(local, local.columns(), DictionaryTable.SCHEMA, filter, true, tracker);
+                DictionaryPruner remote =
+                        DictionaryPruner.of(file, file.columns(), DictionaryTable.SCHEMA, filter, true, tracker);
+                DictionaryPruner pruner =
+                        DictionaryPruner.of(local, local.columns(), DictionaryTable.SCHEMA, filter, true, tracker);
                 for (int rg = 0; rg < GROUPS; rg++) {
                     assertEquals(remote.mightMatch(rg), pruner.mightMatch(rg), filter + ", row group " + rg);
                 }

@@ -32,19 +32,33 @@ final class DictionaryTable {
      * Row groups of exactly {@link #ROWS_PER_GROUP} rows (Iceberg's writer checks the size that
      * often and always finds the 1-byte target exceeded), pages of 50 rows, small dictionaries.
      */
-    static final Map<String, String> PROPERTIES = Map.of("write.parquet.row-group-size-bytes", "1",
-            "write.parquet.row-group-check-min-record-count", String.valueOf(ROWS_PER_GROUP),
-            "write.parquet.row-group-check-max-record-count", String.valueOf(ROWS_PER_GROUP),
-            "write.parquet.page-row-limit", "50", "write.parquet.dict-size-bytes", "512");
+    static final Map<String, String> PROPERTIES = Map.of(
+            "write.parquet.row-group-size-bytes",
+            "1",
+            "write.parquet.row-group-check-min-record-count",
+            String.valueOf(ROWS_PER_GROUP),
+            "write.parquet.row-group-check-max-record-count",
+            String.valueOf(ROWS_PER_GROUP),
+            "write.parquet.page-row-limit",
+            "50",
+            "write.parquet.dict-size-bytes",
+            "512");
 
     /**
      * One row group; page sizes checked every 10 rows (the same property), so that pages of 50
      * rows are written before the 512-byte dictionary overflows.
      */
-    static final Map<String, String> FALLBACK_PROPERTIES = Map.of("write.parquet.row-group-size-bytes", "134217728",
-            "write.parquet.row-group-check-min-record-count", "10",
-            "write.parquet.row-group-check-max-record-count", "10", "write.parquet.page-row-limit", "50",
-            "write.parquet.dict-size-bytes", "512");
+    static final Map<String, String> FALLBACK_PROPERTIES = Map.of(
+            "write.parquet.row-group-size-bytes",
+            "134217728",
+            "write.parquet.row-group-check-min-record-count",
+            "10",
+            "write.parquet.row-group-check-max-record-count",
+            "10",
+            "write.parquet.page-row-limit",
+            "50",
+            "write.parquet.dict-size-bytes",
+            "512");
 
     private DictionaryTable() {}
 
@@ -58,10 +72,15 @@ final class DictionaryTable {
         List<Record> records = new ArrayList<>();
         for (long id = first; id < first + (long) groups * ROWS_PER_GROUP; id++) {
             boolean even = ((id - first) / ROWS_PER_GROUP) % 2 == 0;
-            records.add(even
-                    ? record(id, id % 7 == 0 ? null : id % 2 == 0 ? "a" : "z", id % 2 == 0 ? 1 : 100,
-                            id % 2 == 0 ? "1.00" : "9.00", "w-common-" + id % 3)
-                    : record(id, "m", 50, "5.00", "w-common-" + id % 3));
+            records.add(
+                    even
+                            ? record(
+                                    id,
+                                    id % 7 == 0 ? null : id % 2 == 0 ? "a" : "z",
+                                    id % 2 == 0 ? 1 : 100,
+                                    id % 2 == 0 ? "1.00" : "9.00",
+                                    "w-common-" + id % 3)
+                            : record(id, "m", 50, "5.00", "w-common-" + id % 3));
         }
         return records;
     }

@@ -89,15 +89,20 @@ class EqualityDeleteCacheTest {
         Future<EqualityDeleteCache.Lookup> waiter = pool.submit(() -> EqualityDeleteCache.get(key, () -> set));
         waitUntilParked(waiter);
         release.countDown();
-        java.util.concurrent.ExecutionException failure = assertThrows(java.util.concurrent.ExecutionException.class,
-                failing::get);
-        assertTrue(failure.getCause() instanceof DeleteLimitException, failure.getCause().toString());
+        java.util.concurrent.ExecutionException failure =
+                assertThrows(java.util.concurrent.ExecutionException.class, failing::get);
+        assertTrue(
+                failure.getCause() instanceof DeleteLimitException,
+                failure.getCause().toString());
         EqualityDeleteCache.Lookup own = waiter.get();
         assertTrue(own.loaded(), "the waiter loaded the file after the first load failed");
         assertSame(set, own.set());
-        assertSame(set, EqualityDeleteCache.get(key, () -> {
-            throw new AssertionError("cached after the second load");
-        }).set());
+        assertSame(
+                set,
+                EqualityDeleteCache.get(key, () -> {
+                            throw new AssertionError("cached after the second load");
+                        })
+                        .set());
     }
 
     private static EqualityDeleteCache.Key key(String file) {
@@ -124,15 +129,17 @@ class EqualityDeleteCacheTest {
 
     /** Waits until some thread waits in the cache for another reader's load, or {@code task} ended. */
     private static void waitUntilParked(Future<?> task) throws InterruptedException {
-        while (!task.isDone() && Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getState() == Thread.State.WAITING && isInAwait(t))) {
+        while (!task.isDone()
+                && Thread.getAllStackTraces().keySet().stream()
+                        .noneMatch(t -> t.getState() == Thread.State.WAITING && isInAwait(t))) {
             Thread.sleep(5);
         }
     }
 
     private static boolean isInAwait(Thread thread) {
         for (StackTraceElement frame : thread.getStackTrace()) {
-            if (frame.getClassName().equals(EqualityDeleteCache.class.getName()) && frame.getMethodName().equals("await")) {
+            if (frame.getClassName().equals(EqualityDeleteCache.class.getName())
+                    && frame.getMethodName().equals("await")) {
                 return true;
             }
         }

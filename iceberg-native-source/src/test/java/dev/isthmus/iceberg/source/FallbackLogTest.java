@@ -16,10 +16,11 @@ class FallbackLogTest {
     /** The WARN lines logged through the logger, formatted. */
     private final List<String> warnings = new ArrayList<>();
 
-    private final Logger logger = (Logger) Proxy.newProxyInstance(Logger.class.getClassLoader(),
-            new Class<?>[] {Logger.class}, (proxy, method, args) -> {
+    private final Logger logger = (Logger) Proxy.newProxyInstance(
+            Logger.class.getClassLoader(), new Class<?>[] {Logger.class}, (proxy, method, args) -> {
                 if (method.getName().equals("warn") && args.length == 3 && args[0] instanceof String pattern) {
-                    warnings.add(MessageFormatter.format(pattern, args[1], args[2]).getMessage());
+                    warnings.add(
+                            MessageFormatter.format(pattern, args[1], args[2]).getMessage());
                     return null;
                 }
                 if (method.getName().equals("getName")) {
@@ -34,8 +35,10 @@ class FallbackLogTest {
         for (int task = 0; task < 5; task++) {
             log.warn("job-a", "db.t", "it is AVRO", "f" + task + " cannot be read natively: it is AVRO");
         }
-        assertEquals(List.of("f0 cannot be read natively: it is AVRO (job job-a; logged once per job, table and"
-                + " reason)"), warnings);
+        assertEquals(
+                List.of("f0 cannot be read natively: it is AVRO (job job-a; logged once per job, table and"
+                        + " reason)"),
+                warnings);
         assertTrue(log.warn("job-b", "db.t", "it is AVRO", "b"), "another job logs it again");
         assertTrue(log.warn("job-b", "db.u", "it is AVRO", "c"), "and so does another table");
         assertTrue(log.warn("job-b", "db.u", "it has delete files", "d"), "or another reason");

@@ -53,9 +53,12 @@ public final class HiveStyleTable {
             Types.NestedField.required(1, "id", Types.LongType.get()),
             Types.NestedField.optional(2, "name", Types.StringType.get()),
             Types.NestedField.optional(3, "score", Types.DoubleType.get()),
-            Types.NestedField.optional(4, "info", Types.StructType.of(
-                    Types.NestedField.optional(6, "city", Types.StringType.get()),
-                    Types.NestedField.optional(7, "zip", Types.IntegerType.get()))),
+            Types.NestedField.optional(
+                    4,
+                    "info",
+                    Types.StructType.of(
+                            Types.NestedField.optional(6, "city", Types.StringType.get()),
+                            Types.NestedField.optional(7, "zip", Types.IntegerType.get()))),
             Types.NestedField.optional(5, "tags", Types.ListType.ofOptional(8, Types.StringType.get())));
 
     private HiveStyleTable() {}
@@ -63,7 +66,9 @@ public final class HiveStyleTable {
     /** Sets {@code table}'s name mapping to the one {@code MappingUtil} derives from its schema. */
     public static NameMapping mapByName(Table table) {
         NameMapping mapping = MappingUtil.create(table.schema());
-        table.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapping)).commit();
+        table.updateProperties()
+                .set(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapping))
+                .commit();
         return mapping;
     }
 
@@ -87,7 +92,10 @@ public final class HiveStyleTable {
         }
         SimpleGroupFactory groups = new SimpleGroupFactory(FILE_SCHEMA);
         try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new LocalOutputFile(path))
-                .withType(FILE_SCHEMA).withRowGroupSize(16 * 1024).withPageSize(2048).build()) {
+                .withType(FILE_SCHEMA)
+                .withRowGroupSize(16 * 1024)
+                .withPageSize(2048)
+                .build()) {
             for (long id = first; id < first + count; id++) {
                 Group row = groups.newGroup().append("id", id);
                 if (id % 9 != 0) {
@@ -123,11 +131,12 @@ public final class HiveStyleTable {
         if (partitionPath != null) {
             builder.withPartitionPath(partitionPath);
         }
-        DataFile file = builder
-                .withPath(location)
+        DataFile file = builder.withPath(location)
                 .withFormat(FileFormat.PARQUET)
                 .withFileSizeInBytes(input.getLength())
-                .withMetrics(ParquetUtil.fileMetrics(input, MetricsConfig.forTable(table),
+                .withMetrics(ParquetUtil.fileMetrics(
+                        input,
+                        MetricsConfig.forTable(table),
                         mapping == null ? null : NameMappingParser.fromJson(mapping)))
                 .build();
         table.newAppend().appendFile(file).commit();

@@ -27,7 +27,6 @@ public final class JobMetricGroup extends UnregisteredMetricsGroup {
     }
 
     /** Every gauge registered, by its path below the operator's group ({@code isthmus.jvm.liveBatches}). */
-
     public Map<String, Gauge<?>> gauges() {
         return gauges;
     }

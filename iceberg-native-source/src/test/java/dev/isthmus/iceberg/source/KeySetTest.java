@@ -61,7 +61,8 @@ class KeySetTest {
             byte[] key = key(i);
             assertTrue(set.contains(key, key.length, KeySet.hash(key, key.length)), "key " + i);
         }
-        assertTrue(collisionsAdded > 0 && collisionsProbed > 0,
+        assertTrue(
+                collisionsAdded > 0 && collisionsProbed > 0,
                 "hash collisions among the keys: " + collisionsAdded + " added, " + collisionsProbed + " probed");
     }
 

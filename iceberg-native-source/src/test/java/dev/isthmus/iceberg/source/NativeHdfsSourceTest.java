@@ -42,8 +42,8 @@ class NativeHdfsSourceTest {
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1)
             .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(org.apache.flink.configuration.Configuration.fromMap(
-                    Map.of("restart-strategy.type", "none")))
+            .setConfiguration(
+                    org.apache.flink.configuration.Configuration.fromMap(Map.of("restart-strategy.type", "none")))
             .build());
 
     @TempDir
@@ -85,12 +85,15 @@ class NativeHdfsSourceTest {
         assertTrue(locations.stream().allMatch(l -> l.startsWith("hdfs://")), "data files on HDFS: " + locations);
     }
 
-    private static List<List<Object>> assertSameRows(String name, NativeIcebergSource.Builder nativeBuilder,
-            IcebergSource.Builder<RowData> stockBuilder, Schema schema) {
-        List<List<Object>> expected = NativeIcebergSourceTest.run(stockBuilder.tableLoader(tables.loader(name)).build(),
-                schema, 2);
-        List<List<Object>> actual = NativeIcebergSourceTest.run(nativeBuilder.tableLoader(tables.loader(name)).build(),
-                schema, 2);
+    private static List<List<Object>> assertSameRows(
+            String name,
+            NativeIcebergSource.Builder nativeBuilder,
+            IcebergSource.Builder<RowData> stockBuilder,
+            Schema schema) {
+        List<List<Object>> expected = NativeIcebergSourceTest.run(
+                stockBuilder.tableLoader(tables.loader(name)).build(), schema, 2);
+        List<List<Object>> actual = NativeIcebergSourceTest.run(
+                nativeBuilder.tableLoader(tables.loader(name)).build(), schema, 2);
         assertFalse(expected.isEmpty(), "the test must read something");
         ReadResults.assertSameRows(expected, actual);
         return actual;
@@ -99,7 +102,10 @@ class NativeHdfsSourceTest {
     @Test
     void everyFlatTypeReadThroughTheFileIo() {
         // Format 3 for nanosecond timestamps.
-        Table table = tables.create("every_type", RandomRecords.EVERY_TYPE, PartitionSpec.unpartitioned(),
+        Table table = tables.create(
+                "every_type",
+                RandomRecords.EVERY_TYPE,
+                PartitionSpec.unpartitioned(),
                 Map.of(TableProperties.FORMAT_VERSION, "3"));
         RandomRecords random = new RandomRecords(17, 0.15);
         TestTables.append(table, random.records(RandomRecords.EVERY_TYPE, 3_000));
@@ -108,8 +114,11 @@ class NativeHdfsSourceTest {
 
         long fallbacks = NativeSourceCounters.fallbackTasks();
         long nativeTasks = NativeSourceCounters.nativeTasks();
-        List<List<Object>> rows = assertSameRows("every_type", NativeIcebergSource.forRowData().batchSize(1_000).strict(true),
-                IcebergSource.forRowData(), RandomRecords.EVERY_TYPE);
+        List<List<Object>> rows = assertSameRows(
+                "every_type",
+                NativeIcebergSource.forRowData().batchSize(1_000).strict(true),
+                IcebergSource.forRowData(),
+                RandomRecords.EVERY_TYPE);
         assertEquals(5_000, rows.size());
         assertEquals(fallbacks, NativeSourceCounters.fallbackTasks(), "no task fell back");
         assertTrue(NativeSourceCounters.nativeTasks() >= nativeTasks + 2, "both files were read natively");
@@ -121,7 +130,10 @@ class NativeHdfsSourceTest {
      */
     @Test
     void rowGroupsPrunedAndRangesReadOverHdfs() {
-        Table table = tables.create("row_groups", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+        Table table = tables.create(
+                "row_groups",
+                SampleTable.SCHEMA,
+                PartitionSpec.unpartitioned(),
                 Map.of("write.parquet.row-group-size-bytes", "8192"));
         TestTables.append(table, SampleTable.records(0, 4_000));
         TestTables.append(table, SampleTable.records(4_000, 2_000));
@@ -136,9 +148,15 @@ class NativeHdfsSourceTest {
         long nativeTasks = NativeSourceCounters.nativeTasks();
         long read = NativeSourceCounters.rowGroupsRead();
         long pruned = NativeSourceCounters.rowGroupsPruned();
-        List<List<Object>> rows = assertSameRows("row_groups",
-                NativeIcebergSource.forRowData().project(projection).filters(filters).batchSize(500).strict(true),
-                IcebergSource.forRowData().project(projection).filters(filters), projection);
+        List<List<Object>> rows = assertSameRows(
+                "row_groups",
+                NativeIcebergSource.forRowData()
+                        .project(projection)
+                        .filters(filters)
+                        .batchSize(500)
+                        .strict(true),
+                IcebergSource.forRowData().project(projection).filters(filters),
+                projection);
         assertEquals(1_500 + 700, rows.size());
         assertEquals(fallbacks, NativeSourceCounters.fallbackTasks(), "no task fell back");
         assertTrue(NativeSourceCounters.nativeTasks() >= nativeTasks + 2, "both files were read natively");
@@ -146,6 +164,8 @@ class NativeHdfsSourceTest {
         long groupsRead = NativeSourceCounters.rowGroupsRead() - read;
         long groupsPruned = NativeSourceCounters.rowGroupsPruned() - pruned;
         assertTrue(groupsRead >= 4, "several row groups read per file: " + groupsRead);
-        assertTrue(groupsPruned > groupsRead, "most row groups pruned: " + groupsPruned + " pruned, " + groupsRead + " read");
+        assertTrue(
+                groupsPruned > groupsRead,
+                "most row groups pruned: " + groupsPruned + " pruned, " + groupsRead + " read");
     }
 }

@@ -20,19 +20,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Metric;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
-import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
@@ -66,8 +66,8 @@ class NativeIcebergSourceTest {
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1)
             .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(METRICS.addToConfiguration(
-                    Configuration.fromMap(Map.of("restart-strategy.type", "none"))))
+            .setConfiguration(
+                    METRICS.addToConfiguration(Configuration.fromMap(Map.of("restart-strategy.type", "none"))))
             .build());
 
     @TempDir
@@ -82,8 +82,8 @@ class NativeIcebergSourceTest {
     static List<List<Object>> run(Source<RowData, ?, ?> source, RowType type, int parallelism) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         List<List<Object>> rows = new ArrayList<>();
-        try (CloseableIterator<RowData> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "source",
-                        FlinkCompatibilityUtil.toTypeInfo(type))
+        try (CloseableIterator<RowData> it = env.fromSource(
+                        source, WatermarkStrategy.noWatermarks(), "source", FlinkCompatibilityUtil.toTypeInfo(type))
                 .setParallelism(parallelism)
                 .executeAndCollect()) {
             it.forEachRemaining(row -> rows.add(FlinkValues.row(row, type)));
@@ -93,10 +93,17 @@ class NativeIcebergSourceTest {
         return rows;
     }
 
-    private void assertSameRows(TestTables tables, String name, NativeIcebergSource.Builder nativeBuilder,
-            IcebergSource.Builder<RowData> stockBuilder, Schema schema, int parallelism) {
-        List<List<Object>> expected = run(stockBuilder.tableLoader(tables.loader(name)).build(), schema, parallelism);
-        List<List<Object>> actual = run(nativeBuilder.tableLoader(tables.loader(name)).build(), schema, parallelism);
+    private void assertSameRows(
+            TestTables tables,
+            String name,
+            NativeIcebergSource.Builder nativeBuilder,
+            IcebergSource.Builder<RowData> stockBuilder,
+            Schema schema,
+            int parallelism) {
+        List<List<Object>> expected =
+                run(stockBuilder.tableLoader(tables.loader(name)).build(), schema, parallelism);
+        List<List<Object>> actual =
+                run(nativeBuilder.tableLoader(tables.loader(name)).build(), schema, parallelism);
         assertTrue(!expected.isEmpty(), "the test must read something");
         ReadResults.assertSameRows(expected, actual);
     }
@@ -105,7 +112,10 @@ class NativeIcebergSourceTest {
     void everyFlatTypeOfAnUnpartitionedTable() {
         TestTables tables = new TestTables(dir);
         // Format 3 for nanosecond timestamps.
-        Table table = tables.create("every_type", RandomRecords.EVERY_TYPE, PartitionSpec.unpartitioned(),
+        Table table = tables.create(
+                "every_type",
+                RandomRecords.EVERY_TYPE,
+                PartitionSpec.unpartitioned(),
                 Map.of(TableProperties.FORMAT_VERSION, "3"));
         RandomRecords random = new RandomRecords(11, 0.15);
         TestTables.append(table, random.records(RandomRecords.EVERY_TYPE, 6_000));
@@ -113,8 +123,13 @@ class NativeIcebergSourceTest {
         long fallbacks = NativeSourceCounters.fallbackTasks();
         long nativeTasks = NativeSourceCounters.nativeTasks();
 
-        assertSameRows(tables, "every_type", NativeIcebergSource.forRowData().batchSize(1_000).strict(true),
-                IcebergSource.forRowData(), RandomRecords.EVERY_TYPE, 2);
+        assertSameRows(
+                tables,
+                "every_type",
+                NativeIcebergSource.forRowData().batchSize(1_000).strict(true),
+                IcebergSource.forRowData(),
+                RandomRecords.EVERY_TYPE,
+                2);
         assertEquals(fallbacks, NativeSourceCounters.fallbackTasks());
         assertTrue(NativeSourceCounters.nativeTasks() >= nativeTasks + 2, "both files were read natively");
     }
@@ -160,17 +175,24 @@ class NativeIcebergSourceTest {
         TestTables.append(table, SampleTable.records(0, 3_000));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.getConfig().enableObjectReuse();
-        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("kept_rows"))
-                .rowFormat(RowFormat.COLUMNAR).batchSize(100).strict(true).build();
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "kept_rows").setParallelism(1)
-                .map(new KeepsTheFirstRow(), source.getProducedType()).setParallelism(1)
+        NativeIcebergSource source = NativeIcebergSource.forRowData()
+                .tableLoader(tables.loader("kept_rows"))
+                .rowFormat(RowFormat.COLUMNAR)
+                .batchSize(100)
+                .strict(true)
+                .build();
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "kept_rows")
+                .setParallelism(1)
+                .map(new KeepsTheFirstRow(), source.getProducedType())
+                .setParallelism(1)
                 .sinkTo(new DiscardingSink<>());
         Exception failure = assertThrows(Exception.class, () -> env.execute("kept rows"));
         Throwable cause = failure;
         while (cause.getCause() != null) {
             cause = cause.getCause();
         }
-        assertTrue(cause instanceof IllegalStateException && cause.getMessage().startsWith("read of a recycled batch"),
+        assertTrue(
+                cause instanceof IllegalStateException && cause.getMessage().startsWith("read of a recycled batch"),
                 "the job failed on the kept row's read: " + cause);
     }
 
@@ -181,20 +203,39 @@ class NativeIcebergSourceTest {
     @Test
     void binaryRowsWithoutObjectReuseReadAsStock() throws Exception {
         TestTables tables = new TestTables(dir);
-        Table table = tables.create("binary_rows", RandomRecords.EVERY_TYPE, PartitionSpec.unpartitioned(),
+        Table table = tables.create(
+                "binary_rows",
+                RandomRecords.EVERY_TYPE,
+                PartitionSpec.unpartitioned(),
                 Map.of(TableProperties.FORMAT_VERSION, "3", "write.parquet.row-group-size-bytes", "65536"));
         RandomRecords random = new RandomRecords(12, 0.15);
         TestTables.append(table, random.records(RandomRecords.EVERY_TYPE, 5_000));
         TestTables.append(table, random.records(RandomRecords.EVERY_TYPE, 3_000));
         long binaryBatches = NativeSourceCounters.binaryBatches();
 
-        assertSameRows(tables, "binary_rows", NativeIcebergSource.forRowData().rowFormat(RowFormat.BINARY)
-                .batchSize(1_000).strict(true), IcebergSource.forRowData(), RandomRecords.EVERY_TYPE, 2);
+        assertSameRows(
+                tables,
+                "binary_rows",
+                NativeIcebergSource.forRowData()
+                        .rowFormat(RowFormat.BINARY)
+                        .batchSize(1_000)
+                        .strict(true),
+                IcebergSource.forRowData(),
+                RandomRecords.EVERY_TYPE,
+                2);
         Schema projection = RandomRecords.EVERY_TYPE.select("str", "i64", "dec38", "ts_ns", "uuid");
         List<Expression> filters = List.of(Expressions.greaterThan("i64", 0L));
-        assertSameRows(tables, "binary_rows", NativeIcebergSource.forRowData().rowFormat(RowFormat.BINARY)
-                .project(projection).filters(filters).strict(true),
-                IcebergSource.forRowData().project(projection).filters(filters), projection, 2);
+        assertSameRows(
+                tables,
+                "binary_rows",
+                NativeIcebergSource.forRowData()
+                        .rowFormat(RowFormat.BINARY)
+                        .project(projection)
+                        .filters(filters)
+                        .strict(true),
+                IcebergSource.forRowData().project(projection).filters(filters),
+                projection,
+                2);
         assertTrue(NativeSourceCounters.binaryBatches() >= binaryBatches + 8, "the reads emitted binary rows");
 
         // null: the builder's default, binary rows, which Flink's default copying copies as one array.
@@ -202,14 +243,17 @@ class NativeIcebergSourceTest {
             HANDED.clear();
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             NativeIcebergSource.Builder builder = NativeIcebergSource.forRowData()
-                    .tableLoader(tables.loader("binary_rows")).strict(true);
+                    .tableLoader(tables.loader("binary_rows"))
+                    .strict(true);
             NativeIcebergSource source = (format == null ? builder : builder.rowFormat(format)).build();
             env.fromSource(source, WatermarkStrategy.noWatermarks(), "binary_rows")
                     .map(new RecordClasses(), source.getProducedType())
                     .sinkTo(new DiscardingSink<>());
             env.execute("record classes");
             // Flink's copy of a row that is not binary is a GenericRowData.
-            assertEquals(Set.of(format == RowFormat.COLUMNAR ? "GenericRowData" : "BinaryRowData"), Set.copyOf(HANDED),
+            assertEquals(
+                    Set.of(format == RowFormat.COLUMNAR ? "GenericRowData" : "BinaryRowData"),
+                    Set.copyOf(HANDED),
                     (format == null ? "default" : format) + " rows, copied");
         }
     }
@@ -217,8 +261,11 @@ class NativeIcebergSourceTest {
     static Stream<Arguments> partitionSpecs() {
         Schema s = SampleTable.SCHEMA;
         return Stream.of(
-                Arguments.of("identity", PartitionSpec.builderFor(s).identity("category").build()),
-                Arguments.of("bucket", PartitionSpec.builderFor(s).bucket("id", 4).build()),
+                Arguments.of(
+                        "identity",
+                        PartitionSpec.builderFor(s).identity("category").build()),
+                Arguments.of(
+                        "bucket", PartitionSpec.builderFor(s).bucket("id", 4).build()),
                 Arguments.of("day", PartitionSpec.builderFor(s).day("ts").build()));
     }
 
@@ -226,20 +273,37 @@ class NativeIcebergSourceTest {
     @MethodSource("partitionSpecs")
     void partitionedTablesWithProjectionAndFilters(String name, PartitionSpec spec) {
         TestTables tables = new TestTables(dir);
-        Table table = tables.create(name, SampleTable.SCHEMA, spec, Map.of("write.parquet.row-group-size-bytes", "8192"));
+        Table table =
+                tables.create(name, SampleTable.SCHEMA, spec, Map.of("write.parquet.row-group-size-bytes", "8192"));
         TestTables.append(table, SampleTable.records(0, 8_000));
         TestTables.append(table, SampleTable.records(8_000, 4_000));
 
         // Through the FileIO for one of them, the library's own reads for the others.
-        assertSameRows(tables, name, NativeIcebergSource.forRowData().strict(true).localReads(!name.equals("bucket")),
-                IcebergSource.forRowData(), SampleTable.SCHEMA, 2);
+        assertSameRows(
+                tables,
+                name,
+                NativeIcebergSource.forRowData().strict(true).localReads(!name.equals("bucket")),
+                IcebergSource.forRowData(),
+                SampleTable.SCHEMA,
+                2);
 
         Schema projection = SampleTable.SCHEMA.select("ts", "category", "id", "amount");
-        List<Expression> filters = List.of(Expressions.lessThan("id", 9_500), Expressions.notNull("ts"),
-                Expressions.or(Expressions.equal("category", "a"), Expressions.equal("category", "c")), Expressions.greaterThan("ts", "2026-11-28T03:00:00"));
+        List<Expression> filters = List.of(
+                Expressions.lessThan("id", 9_500),
+                Expressions.notNull("ts"),
+                Expressions.or(Expressions.equal("category", "a"), Expressions.equal("category", "c")),
+                Expressions.greaterThan("ts", "2026-11-28T03:00:00"));
         long pruned = NativeSourceCounters.rowGroupsPruned();
-        assertSameRows(tables, name, NativeIcebergSource.forRowData().project(projection).filters(filters).strict(true),
-                IcebergSource.forRowData().project(projection).filters(filters), projection, 2);
+        assertSameRows(
+                tables,
+                name,
+                NativeIcebergSource.forRowData()
+                        .project(projection)
+                        .filters(filters)
+                        .strict(true),
+                IcebergSource.forRowData().project(projection).filters(filters),
+                projection,
+                2);
         assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "row groups were pruned by id and ts statistics");
     }
 
@@ -250,16 +314,30 @@ class NativeIcebergSourceTest {
     @Test
     void limitReadsAsManyRowsAsStock() {
         TestTables tables = new TestTables(dir);
-        Table table = tables.create("limited", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+        Table table = tables.create(
+                "limited",
+                SampleTable.SCHEMA,
+                PartitionSpec.unpartitioned(),
                 Map.of("write.parquet.row-group-size-bytes", "8192"));
         TestTables.append(table, SampleTable.records(0, 6_000));
-        assertSameRows(tables, "limited", NativeIcebergSource.forRowData().limit(4_321L).batchSize(1_000),
-                IcebergSource.forRowData().limit(4_321L), SampleTable.SCHEMA, 1);
+        assertSameRows(
+                tables,
+                "limited",
+                NativeIcebergSource.forRowData().limit(4_321L).batchSize(1_000),
+                IcebergSource.forRowData().limit(4_321L),
+                SampleTable.SCHEMA,
+                1);
 
         TestTables.append(table, SampleTable.records(6_000, 3_000));
         TestTables.append(table, SampleTable.records(9_000, 3_000));
-        List<List<Object>> rows = run(NativeIcebergSource.forRowData().tableLoader(tables.loader("limited"))
-                .limit(7_777L).batchSize(1_000).buildIcebergSource(), SampleTable.SCHEMA, 1);
+        List<List<Object>> rows = run(
+                NativeIcebergSource.forRowData()
+                        .tableLoader(tables.loader("limited"))
+                        .limit(7_777L)
+                        .batchSize(1_000)
+                        .buildIcebergSource(),
+                SampleTable.SCHEMA,
+                1);
         assertEquals(7_777, rows.size());
         assertEquals(7_777, ReadResults.multiset(rows).size(), "no row twice");
     }
@@ -271,12 +349,18 @@ class NativeIcebergSourceTest {
         Table table = tables.create("stream", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         TestTables.append(table, SampleTable.records(0, 3_000));
         RowType type = FlinkSchemaUtil.convert(SampleTable.SCHEMA);
-        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("stream"))
-                .streaming(true).monitorInterval(Duration.ofMillis(200)).strict(true).build();
+        NativeIcebergSource source = NativeIcebergSource.forRowData()
+                .tableLoader(tables.loader("stream"))
+                .streaming(true)
+                .monitorInterval(Duration.ofMillis(200))
+                .strict(true)
+                .build();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         List<List<Object>> rows = new ArrayList<>();
-        try (CloseableIterator<RowData> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "stream",
-                        FlinkCompatibilityUtil.toTypeInfo(type)).setParallelism(1).executeAndCollect()) {
+        try (CloseableIterator<RowData> it = env.fromSource(
+                        source, WatermarkStrategy.noWatermarks(), "stream", FlinkCompatibilityUtil.toTypeInfo(type))
+                .setParallelism(1)
+                .executeAndCollect()) {
             while (rows.size() < 3_000) {
                 rows.add(FlinkValues.row(it.next(), type));
             }
@@ -286,15 +370,18 @@ class NativeIcebergSourceTest {
                 rows.add(FlinkValues.row(it.next(), type));
             }
         }
-        List<List<Object>> expected = run(IcebergSource.forRowData().tableLoader(tables.loader("stream")).build(),
-                SampleTable.SCHEMA, 1);
+        List<List<Object>> expected = run(
+                IcebergSource.forRowData().tableLoader(tables.loader("stream")).build(), SampleTable.SCHEMA, 1);
         ReadResults.assertSameRows(expected, rows);
     }
 
     @Test
     void positionAndEqualityDeletesReadNatively() {
         TestTables tables = new TestTables(dir);
-        Table table = tables.create("deletes", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+        Table table = tables.create(
+                "deletes",
+                SampleTable.SCHEMA,
+                PartitionSpec.unpartitioned(),
                 Map.of(TableProperties.FORMAT_VERSION, "2"));
         List<Record> records = SampleTable.records(0, 2_000);
         DataFile first = TestTables.append(table, records).getFirst();
@@ -303,16 +390,26 @@ class NativeIcebergSourceTest {
         TestTables.append(table, SampleTable.records(2_000, 2_000));
 
         long rowsDeleted = NativeSourceCounters.rowsDeleted();
-        assertSameRows(tables, "deletes", NativeIcebergSource.forRowData().strict(true), IcebergSource.forRowData(),
-                SampleTable.SCHEMA, 2);
+        assertSameRows(
+                tables,
+                "deletes",
+                NativeIcebergSource.forRowData().strict(true),
+                IcebergSource.forRowData(),
+                SampleTable.SCHEMA,
+                2);
         assertEquals(rowsDeleted + 3, NativeSourceCounters.rowsDeleted(), "the three deleted rows, left out natively");
 
         TestTables.deleteEquals(table, "id", records.subList(100, 110));
         long fallbacks = NativeSourceCounters.fallbackTasks();
         long keys = NativeSourceCounters.equalityDeleteKeys();
         rowsDeleted = NativeSourceCounters.rowsDeleted();
-        assertSameRows(tables, "deletes", NativeIcebergSource.forRowData().strict(true), IcebergSource.forRowData(),
-                SampleTable.SCHEMA, 2);
+        assertSameRows(
+                tables,
+                "deletes",
+                NativeIcebergSource.forRowData().strict(true),
+                IcebergSource.forRowData(),
+                SampleTable.SCHEMA,
+                2);
         assertEquals(fallbacks, NativeSourceCounters.fallbackTasks(), "no task fell back");
         assertTrue(NativeSourceCounters.equalityDeleteKeys() > keys, "the keys were applied natively");
         assertEquals(rowsDeleted + 13, NativeSourceCounters.rowsDeleted(), "three rows by position, ten by key");
@@ -323,16 +420,24 @@ class NativeIcebergSourceTest {
     @EnumSource(RowFormat.class)
     void readersReportTheirMetricsToFlink(RowFormat format) throws Exception {
         TestTables tables = new TestTables(dir);
-        Table table = tables.create("metered", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+        Table table = tables.create(
+                "metered",
+                SampleTable.SCHEMA,
+                PartitionSpec.unpartitioned(),
                 Map.of("write.parquet.row-group-size-bytes", "8192"));
         TestTables.append(table, SampleTable.records(0, 5_000));
         TestTables.append(table, SampleTable.records(5_000, 3_000));
         int readerTrackers = NativeReaderFunction.sourceMemory().children().size();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("metered"))
-                .filters(List.of(Expressions.lessThan("id", 6_000))).batchSize(1_000).rowFormat(format).strict(true)
+        NativeIcebergSource source = NativeIcebergSource.forRowData()
+                .tableLoader(tables.loader("metered"))
+                .filters(List.of(Expressions.lessThan("id", 6_000)))
+                .batchSize(1_000)
+                .rowFormat(format)
+                .strict(true)
                 .build();
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "metered").setParallelism(2)
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "metered")
+                .setParallelism(2)
                 .sinkTo(new DiscardingSink<>());
         JobExecutionResult result = env.execute("metered");
 
@@ -353,9 +458,12 @@ class NativeIcebergSourceTest {
         for (String jvmWide : List.of("liveBatches", "liveNativeBytes", "allocatedNativeBytes")) {
             assertTrue(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.jvm." + jvmWide)), jvmWide);
         }
-        assertFalse(metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.allocatedNativeBytes")),
+        assertFalse(
+                metrics.keySet().stream().anyMatch(k -> k.endsWith(".isthmus.allocatedNativeBytes")),
                 "the library's total is JVM-wide, so only under jvm");
-        assertEquals(readerTrackers, NativeReaderFunction.sourceMemory().children().size(),
+        assertEquals(
+                readerTrackers,
+                NativeReaderFunction.sourceMemory().children().size(),
                 "the closed readers' trackers left the source's");
     }
 
@@ -415,36 +523,56 @@ class NativeIcebergSourceTest {
     @SuppressWarnings("try") // closing a collect iterator may be interrupted; a test has nothing to do about it
     void failoverResumesAtTheCheckpointedPositions(RowFormat format) throws Exception {
         TestTables tables = new TestTables(dir);
-        Table table = tables.create("failover", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
+        Table table = tables.create(
+                "failover",
+                SampleTable.SCHEMA,
+                PartitionSpec.unpartitioned(),
                 Map.of("write.parquet.row-group-size-bytes", "8192", TableProperties.FORMAT_VERSION, "2"));
-        DataFile first = TestTables.append(table, SampleTable.records(0, 12_000)).getFirst();
+        DataFile first =
+                TestTables.append(table, SampleTable.records(0, 12_000)).getFirst();
         List<Record> second = SampleTable.records(12_000, 8_000);
         TestTables.append(table, second);
-        TestTables.deletePositions(table, first, java.util.stream.LongStream.range(0, 12_000).filter(p -> p % 9 == 4)
-                .toArray());
-        TestTables.deleteEquals(table, "id", second.stream().filter(r -> (Long) r.getField("id") % 7 == 0).toList());
+        TestTables.deletePositions(
+                table,
+                first,
+                java.util.stream.LongStream.range(0, 12_000)
+                        .filter(p -> p % 9 == 4)
+                        .toArray());
+        TestTables.deleteEquals(
+                table,
+                "id",
+                second.stream().filter(r -> (Long) r.getField("id") % 7 == 0).toList());
         CHECKPOINTED.set(false);
         FAILED.set(false);
 
         RowType type = FlinkSchemaUtil.convert(SampleTable.SCHEMA);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
-                "restart-strategy.type", "fixed-delay",
-                "restart-strategy.fixed-delay.attempts", "1",
-                "restart-strategy.fixed-delay.delay", "100 ms",
-                "execution.checkpointing.interval", "100 ms")));
-        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("failover"))
-                .batchSize(500).rowFormat(format).strict(true).build();
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
+                        "restart-strategy.type", "fixed-delay",
+                        "restart-strategy.fixed-delay.attempts", "1",
+                        "restart-strategy.fixed-delay.delay", "100 ms",
+                        "execution.checkpointing.interval", "100 ms")));
+        NativeIcebergSource source = NativeIcebergSource.forRowData()
+                .tableLoader(tables.loader("failover"))
+                .batchSize(500)
+                .rowFormat(format)
+                .strict(true)
+                .build();
         List<List<Object>> rows = new ArrayList<>();
-        try (CloseableIterator<RowData> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "failover",
-                        FlinkCompatibilityUtil.toTypeInfo(type))
+        try (CloseableIterator<RowData> it = env.fromSource(
+                        source, WatermarkStrategy.noWatermarks(), "failover", FlinkCompatibilityUtil.toTypeInfo(type))
                 .setParallelism(1)
                 .map(new FailOnceAfterCheckpoint(), FlinkCompatibilityUtil.toTypeInfo(type))
                 .executeAndCollect()) {
             it.forEachRemaining(row -> rows.add(FlinkValues.row(row, type)));
         }
         assertTrue(FAILED.get(), "the job failed once mid-read");
-        List<List<Object>> expected = run(IcebergSource.forRowData().tableLoader(tables.loader("failover")).build(),
-                SampleTable.SCHEMA, 1);
+        List<List<Object>> expected = run(
+                IcebergSource.forRowData()
+                        .tableLoader(tables.loader("failover"))
+                        .build(),
+                SampleTable.SCHEMA,
+                1);
         ReadResults.assertSameRows(expected, rows);
     }
 
@@ -464,17 +592,23 @@ class NativeIcebergSourceTest {
         long fallbacks = NativeSourceCounters.fallbackTasks();
         for (int run = 0; run < 2; run++) {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader("avro_jobs"))
+            NativeIcebergSource source = NativeIcebergSource.forRowData()
+                    .tableLoader(tables.loader("avro_jobs"))
                     .build();
-            env.fromSource(source, WatermarkStrategy.noWatermarks(), "avro").setParallelism(2)
+            env.fromSource(source, WatermarkStrategy.noWatermarks(), "avro")
+                    .setParallelism(2)
                     .sinkTo(new DiscardingSink<>());
             jobs.add(env.execute("avro " + run).getJobID().toHexString());
         }
         assertEquals(2 * 4, NativeSourceCounters.fallbackTasks() - fallbacks, "every task is counted");
         List<List<String>> logged = NativeReaderFunction.FALLBACKS.keys().stream()
-                .filter(key -> jobs.contains(key.get(0))).toList();
-        assertEquals(List.of(List.of(jobs.get(0), "test.db.avro_jobs", "it is AVRO"),
-                List.of(jobs.get(1), "test.db.avro_jobs", "it is AVRO")), logged);
+                .filter(key -> jobs.contains(key.get(0)))
+                .toList();
+        assertEquals(
+                List.of(
+                        List.of(jobs.get(0), "test.db.avro_jobs", "it is AVRO"),
+                        List.of(jobs.get(1), "test.db.avro_jobs", "it is AVRO")),
+                logged);
     }
 
     private static final Schema PLACES = NestedProjectionTest.PLACES;
@@ -488,18 +622,27 @@ class NativeIcebergSourceTest {
     @EnumSource(RowFormat.class)
     void nestedProjectionsEmitTheFieldsAtTheirPaths(RowFormat format) {
         TestTables tables = new TestTables(dir);
-        Table table = tables.create("places_" + format.name().toLowerCase(java.util.Locale.ROOT), PLACES,
-                PartitionSpec.unpartitioned(), Map.of());
+        Table table = tables.create(
+                "places_" + format.name().toLowerCase(java.util.Locale.ROOT),
+                PLACES,
+                PartitionSpec.unpartitioned(),
+                Map.of());
         TestTables.append(table, places(0, 1_500));
         TestTables.append(table, places(1_500, 1_000));
         TestTables.appendAvro(table, places(2_500, 300));
         String name = table.name().substring(table.name().lastIndexOf('.') + 1);
-        List<List<Object>> whole = run(IcebergSource.forRowData().tableLoader(tables.loader(name)).build(), PLACES, 2);
+        List<List<Object>> whole =
+                run(IcebergSource.forRowData().tableLoader(tables.loader(name)).build(), PLACES, 2);
 
         // Positions in the table's schema, the paths' names below.
         int[][] positions = {{1, 1, 0}, {0}, {1, 0}, {2}, {1, 1}, {1, 2}};
-        List<List<String>> paths = List.of(List.of("info", "geo", "lat"), List.of("id"), List.of("info", "city"),
-                List.of("tags"), List.of("info", "geo"), List.of("info", "zip"));
+        List<List<String>> paths = List.of(
+                List.of("info", "geo", "lat"),
+                List.of("id"),
+                List.of("info", "city"),
+                List.of("tags"),
+                List.of("info", "geo"),
+                List.of("info", "zip"));
         List<List<Object>> expected = new ArrayList<>();
         for (List<Object> row : whole) {
             List<Object> flat = new ArrayList<>();
@@ -512,8 +655,11 @@ class NativeIcebergSourceTest {
             }
             expected.add(flat);
         }
-        NativeIcebergSource source = NativeIcebergSource.forRowData().tableLoader(tables.loader(name))
-                .projectNested(paths).rowFormat(format).build();
+        NativeIcebergSource source = NativeIcebergSource.forRowData()
+                .tableLoader(tables.loader(name))
+                .projectNested(paths)
+                .rowFormat(format)
+                .build();
         RowType type = ((InternalTypeInfo<RowData>) source.getProducedType()).toRowType();
         assertEquals(List.of("info_geo_lat", "id", "info_city", "tags", "info_geo", "info_zip"), type.getFieldNames());
         assertTrue(type.getTypeAt(0).isNullable(), "lat is null where info or geo is");
@@ -524,17 +670,23 @@ class NativeIcebergSourceTest {
         assertEquals(1, NativeSourceCounters.fallbackTasks() - fallbacks, "the Avro file");
         assertFalse(NativeSourceCounters.binaryBatches() > binaryBatches, "the emitted rows hold a list and a struct");
 
-        NativeIcebergSource flat = NativeIcebergSource.forRowData().tableLoader(tables.loader(name))
-                .projectNested(List.of(List.of("info", "geo", "lon"), List.of("info", "city"))).rowFormat(format)
+        NativeIcebergSource flat = NativeIcebergSource.forRowData()
+                .tableLoader(tables.loader(name))
+                .projectNested(List.of(List.of("info", "geo", "lon"), List.of("info", "city")))
+                .rowFormat(format)
                 .build();
         RowType flatType = ((InternalTypeInfo<RowData>) flat.getProducedType()).toRowType();
         binaryBatches = NativeSourceCounters.binaryBatches();
-        List<List<Object>> flatExpected = expected.stream().map(row -> {
-            List<?> geo = (List<?>) row.get(4);
-            return Arrays.asList(geo == null ? null : geo.get(1), row.get(2));
-        }).toList();
+        List<List<Object>> flatExpected = expected.stream()
+                .map(row -> {
+                    List<?> geo = (List<?>) row.get(4);
+                    return Arrays.asList(geo == null ? null : geo.get(1), row.get(2));
+                })
+                .toList();
         ReadResults.assertSameRows(flatExpected, run(flat, flatType, 2));
-        assertEquals(format == RowFormat.BINARY, NativeSourceCounters.binaryBatches() > binaryBatches,
+        assertEquals(
+                format == RowFormat.BINARY,
+                NativeSourceCounters.binaryBatches() > binaryBatches,
                 "flat fields emit binary rows when asked for");
     }
 

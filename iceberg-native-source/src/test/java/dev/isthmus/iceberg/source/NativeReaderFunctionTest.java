@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.cdata.CheckedBatches;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.source.NativeReadOptions.RowFormat;
 import dev.isthmus.iceberg.source.ReadResults.Emitted;
 import dev.isthmus.iceberg.source.parquet.RandomRecords;
-import dev.isthmus.arrow.FlinkValues;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -59,8 +59,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ExtendWith(LeakCheckExtension.class)
 class NativeReaderFunctionTest {
     /** Small row groups and pages, so files have many row groups and splits cut through files. */
-    private static final Map<String, String> SMALL_ROW_GROUPS = Map.of("write.parquet.row-group-size-bytes", "8192",
-            "write.parquet.page-size-bytes", "2048", "write.parquet.page-row-limit", "300");
+    private static final Map<String, String> SMALL_ROW_GROUPS = Map.of(
+            "write.parquet.row-group-size-bytes",
+            "8192",
+            "write.parquet.page-size-bytes",
+            "2048",
+            "write.parquet.page-row-limit",
+            "300");
 
     @TempDir
     Path dir;
@@ -90,14 +95,29 @@ class NativeReaderFunctionTest {
         Schema read = projection == null ? table.schema() : projection;
         RowType type = FlinkSchemaUtil.convert(read);
         String mapping = table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
-        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), projection,
-                mapping, true, table.io(), table.encryption(), filters, -1);
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(
+                new Configuration(),
+                table.schema(),
+                projection,
+                mapping,
+                true,
+                table.io(),
+                table.encryption(),
+                filters,
+                -1);
         long fallbacks = NativeSourceCounters.fallbackTasks();
         for (RowFormat format : RowFormat.values()) {
             // Binary batches are transposed in chunks (BinaryRowRecords.CHUNK): several per batch here.
             int batchSize = format == RowFormat.BINARY ? 2 * BinaryRowRecords.CHUNK + 300 : 700;
-            ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), projection, mapping, true,
-                    table.io(), table.encryption(), filters, -1,
+            ReaderFunction<RowData> nativeReader = new NativeReaderFunction(
+                    table.schema(),
+                    projection,
+                    mapping,
+                    true,
+                    table.io(),
+                    table.encryption(),
+                    filters,
+                    -1,
                     NativeReadOptions.defaults().withBatchSize(batchSize).withRowFormat(format));
             long nativeRows = NativeSourceCounters.rows();
             long binaryBatches = NativeSourceCounters.binaryBatches();
@@ -116,22 +136,34 @@ class NativeReaderFunctionTest {
                     // skip the native reader carries over the files without records before it.
                     int stockFile = expected.get(i).fileOffset();
                     if (stockFile == actual.get(i).fileOffset() || stockFile == split.fileOffset()) {
-                        assertEquals(actual.subList(i + 1, actual.size()),
-                                ReadResults.read(nativeReader, resumedAt(split, expected.get(i)), type), where);
+                        assertEquals(
+                                actual.subList(i + 1, actual.size()),
+                                ReadResults.read(nativeReader, resumedAt(split, expected.get(i)), type),
+                                where);
                     }
                     IcebergSourceSplit nativePosition = resumedAt(split, actual.get(i));
-                    assertEquals(actual.subList(i + 1, actual.size()), ReadResults.read(nativeReader, nativePosition,
-                            type), where);
-                    assertEquals(values(expected.subList(i + 1, expected.size())),
-                            values(ReadResults.read(stock, nativePosition, type)), where + ", by stock");
+                    assertEquals(
+                            actual.subList(i + 1, actual.size()),
+                            ReadResults.read(nativeReader, nativePosition, type),
+                            where);
+                    assertEquals(
+                            values(expected.subList(i + 1, expected.size())),
+                            values(ReadResults.read(stock, nativePosition, type)),
+                            where + ", by stock");
                 }
             }
             assertTrue(records > 0, "the test must read something");
             boolean anyNative = NativeSourceCounters.rows() > nativeRows;
             // Binary rows hold flat rows only; nested projections emit columnar rows either way.
-            assertEquals(format == RowFormat.BINARY && anyNative && dev.isthmus.arrow.vector.BinaryRowTransposer
-                    .supports(type), NativeSourceCounters.binaryBatches() > binaryBatches, format + " rows were emitted");
-            assertEquals(fetcherTransposed, NativeSourceCounters.fetcherTransposedBatches(),
+            assertEquals(
+                    format == RowFormat.BINARY
+                            && anyNative
+                            && dev.isthmus.arrow.vector.BinaryRowTransposer.supports(type),
+                    NativeSourceCounters.binaryBatches() > binaryBatches,
+                    format + " rows were emitted");
+            assertEquals(
+                    fetcherTransposed,
+                    NativeSourceCounters.fetcherTransposedBatches(),
                     "each batch was emitted and recycled before the next was read: the task thread was never"
                             + " behind, so it transposed every batch itself");
         }
@@ -140,16 +172,18 @@ class NativeReaderFunctionTest {
 
     @Test
     void unpartitionedWithFiltersAndProjection() {
-        Table table = new TestTables(dir).create("plain", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                SMALL_ROW_GROUPS);
+        Table table = new TestTables(dir)
+                .create("plain", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), SMALL_ROW_GROUPS);
         TestTables.append(table, SampleTable.records(0, 3_000));
         TestTables.append(table, SampleTable.records(3_000, 2_000));
         assertEquals(0, assertSameAsStock(table, null, List.of(), 4));
 
         long pruned = NativeSourceCounters.rowGroupsPruned();
         Schema projection = table.schema().select("score", "category", "id");
-        List<Expression> filters = List.of(Expressions.greaterThanOrEqual("id", 1_000),
-                Expressions.lessThan("id", 4_200), Expressions.notEqual("category", "b"));
+        List<Expression> filters = List.of(
+                Expressions.greaterThanOrEqual("id", 1_000),
+                Expressions.lessThan("id", 4_200),
+                Expressions.notEqual("category", "b"));
         assertEquals(0, assertSameAsStock(table, projection, filters, 2));
         assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "statistics pruned row groups outside the ids");
     }
@@ -160,16 +194,25 @@ class NativeReaderFunctionTest {
      */
     @Test
     void dictionariesPruneRowGroupsStatisticsKeep() {
-        Table table = new TestTables(dir).create("dictionaries", DictionaryTable.SCHEMA, PartitionSpec.unpartitioned(),
-                DictionaryTable.PROPERTIES);
+        Table table = new TestTables(dir)
+                .create(
+                        "dictionaries",
+                        DictionaryTable.SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        DictionaryTable.PROPERTIES);
         TestTables.append(table, DictionaryTable.records(0, 8));
         TestTables.append(table, DictionaryTable.records(8 * DictionaryTable.ROWS_PER_GROUP, 6));
         long byStatistics = NativeSourceCounters.rowGroupsPruned();
         long byDictionary = NativeSourceCounters.rowGroupsPrunedByDictionary();
         assertEquals(0, assertSameAsStock(table, null, List.of(Expressions.equal("tag", "m")), 1));
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "amount"),
-                List.of(Expressions.in("amount", new java.math.BigDecimal("5.00"), new java.math.BigDecimal("6.00"))),
-                1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        table.schema().select("id", "amount"),
+                        List.of(Expressions.in(
+                                "amount", new java.math.BigDecimal("5.00"), new java.math.BigDecimal("6.00"))),
+                        1));
         assertEquals(byStatistics, NativeSourceCounters.rowGroupsPruned(), "min/max cannot prune these");
         assertTrue(NativeSourceCounters.rowGroupsPrunedByDictionary() > byDictionary, "dictionaries pruned");
 
@@ -182,15 +225,17 @@ class NativeReaderFunctionTest {
         String word = DictionaryTable.uniqueWord(10_390);
         assertEquals(0, assertSameAsStock(table, null, List.of(Expressions.equal("word", word)), 1));
         // (The other files' word bounds rule them out already, at planning.)
-        assertEquals(byDictionary, NativeSourceCounters.rowGroupsPrunedByDictionary(),
+        assertEquals(
+                byDictionary,
+                NativeSourceCounters.rowGroupsPrunedByDictionary(),
                 "a dictionary that lacks the word but not all of its chunk's values prunes nothing");
     }
 
     /** Batches of several transpose chunks, whole and filtered: records, positions and resumes as stock. */
     @Test
     void batchesLargerThanATransposeChunk() {
-        Table table = new TestTables(dir).create("large_batches", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                Map.of());
+        Table table = new TestTables(dir)
+                .create("large_batches", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         TestTables.append(table, SampleTable.records(0, 6_000));
         assertEquals(0, assertSameAsStock(table, null, List.of(), 1));
         assertEquals(0, assertSameAsStock(table, null, List.of(Expressions.notEqual("category", "b")), 1));
@@ -198,15 +243,28 @@ class NativeReaderFunctionTest {
 
     @Test
     void identityPartitionsComeFromTheTask() {
-        Table table = new TestTables(dir).create("by_category",
-                SampleTable.SCHEMA, PartitionSpec.builderFor(SampleTable.SCHEMA).identity("category").identity("day")
-                        .build(), SMALL_ROW_GROUPS);
+        Table table = new TestTables(dir)
+                .create(
+                        "by_category",
+                        SampleTable.SCHEMA,
+                        PartitionSpec.builderFor(SampleTable.SCHEMA)
+                                .identity("category")
+                                .identity("day")
+                                .build(),
+                        SMALL_ROW_GROUPS);
         TestTables.append(table, SampleTable.records(0, 4_000));
         assertEquals(0, assertSameAsStock(table, null, List.of(), 4));
-        assertEquals(0, assertSameAsStock(table, table.schema().select("category", "day"), List.of(), 4),
+        assertEquals(
+                0,
+                assertSameAsStock(table, table.schema().select("category", "day"), List.of(), 4),
                 "only constants: the decoder reads no column, only row counts");
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "day", "category"),
-                List.of(Expressions.equal("category", "a"), Expressions.lessThan("id", 3_000)), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        table.schema().select("id", "day", "category"),
+                        List.of(Expressions.equal("category", "a"), Expressions.lessThan("id", 3_000)),
+                        1));
     }
 
     private static IcebergSourceSplit resumedAt(IcebergSourceSplit split, Emitted at) {
@@ -225,9 +283,13 @@ class NativeReaderFunctionTest {
      */
     private static void assertSamePositions(List<Emitted> expected, List<Emitted> actual, String where) {
         assertEquals(values(expected), values(actual), where);
-        assertEquals(expected.stream().map(Emitted::recordOffset).toList(),
-                actual.stream().map(Emitted::recordOffset).toList(), where);
-        int shift = expected.isEmpty() ? 0 : actual.getFirst().fileOffset() - expected.getFirst().fileOffset();
+        assertEquals(
+                expected.stream().map(Emitted::recordOffset).toList(),
+                actual.stream().map(Emitted::recordOffset).toList(),
+                where);
+        int shift = expected.isEmpty()
+                ? 0
+                : actual.getFirst().fileOffset() - expected.getFirst().fileOffset();
         assertTrue(shift >= 0, where);
         for (int i = 0; i < expected.size(); i++) {
             assertEquals(expected.get(i).fileOffset() + shift, actual.get(i).fileOffset(), where + ", record " + i);
@@ -236,20 +298,30 @@ class NativeReaderFunctionTest {
 
     @Test
     void metadataColumnsAreNativeWhileAvroFilesFallBack() {
-        Table table = new TestTables(dir).create("mixed", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                SMALL_ROW_GROUPS);
+        Table table = new TestTables(dir)
+                .create("mixed", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), SMALL_ROW_GROUPS);
         TestTables.append(table, SampleTable.records(0, 2_500));
-        Schema withFile = new Schema(table.schema().findField("id"), MetadataColumns.FILE_PATH,
-                MetadataColumns.SPEC_ID, table.schema().findField("amount"));
+        Schema withFile = new Schema(
+                table.schema().findField("id"),
+                MetadataColumns.FILE_PATH,
+                MetadataColumns.SPEC_ID,
+                table.schema().findField("amount"));
         assertEquals(0, assertSameAsStock(table, withFile, List.of(), 2));
 
-        Schema withPosition = new Schema(table.schema().findField("id"), MetadataColumns.ROW_POSITION,
-                MetadataColumns.IS_DELETED);
+        Schema withPosition =
+                new Schema(table.schema().findField("id"), MetadataColumns.ROW_POSITION, MetadataColumns.IS_DELETED);
         assertEquals(0, assertSameAsStock(table, withPosition, List.of(), 2));
-        Schema filtered = new Schema(MetadataColumns.ROW_POSITION, table.schema().findField("category"),
+        Schema filtered = new Schema(
+                MetadataColumns.ROW_POSITION,
+                table.schema().findField("category"),
                 table.schema().findField("id"));
-        assertEquals(0, assertSameAsStock(table, filtered,
-                List.of(Expressions.notEqual("category", "b"), Expressions.greaterThan("id", 700)), 2));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        filtered,
+                        List.of(Expressions.notEqual("category", "b"), Expressions.greaterThan("id", 700)),
+                        2));
 
         // Small enough to stay one task: a task of an Avro file that holds no block start reads no
         // records, and Iceberg's DataIterator.seek then reports the next file's records under the
@@ -257,8 +329,14 @@ class NativeReaderFunctionTest {
         TestTables.appendAvro(table, SampleTable.records(2_500, 300));
         // Counted once per read of its split, resumed reads included.
         assertTrue(assertSameAsStock(table, null, List.of(), 2) > 0, "the Avro file");
-        assertTrue(assertSameAsStock(table, table.schema().select("id", "category"),
-                List.of(Expressions.notEqual("category", "c")), 2) > 0, "the Avro file, filtered");
+        assertTrue(
+                assertSameAsStock(
+                                table,
+                                table.schema().select("id", "category"),
+                                List.of(Expressions.notEqual("category", "c")),
+                                2)
+                        > 0,
+                "the Avro file, filtered");
     }
 
     /**
@@ -267,8 +345,8 @@ class NativeReaderFunctionTest {
      */
     @Test
     void limitCutsAtTheSameRecordAsStock() {
-        Table table = new TestTables(dir).create("limited", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                SMALL_ROW_GROUPS);
+        Table table = new TestTables(dir)
+                .create("limited", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), SMALL_ROW_GROUPS);
         TestTables.append(table, SampleTable.records(0, 3_000));
         TestTables.append(table, SampleTable.records(3_000, 2_000));
         Schema projection = table.schema().select("id", "category", "ts");
@@ -276,10 +354,25 @@ class NativeReaderFunctionTest {
         RowType type = FlinkSchemaUtil.convert(projection);
         List<IcebergSourceSplit> splits = plan(table, projection, filters);
         for (RowFormat format : RowFormat.values()) {
-            ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), projection,
-                    null, true, table.io(), table.encryption(), filters, 2_345);
-            ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), projection, null, true,
-                    table.io(), table.encryption(), filters, 2_345,
+            ReaderFunction<RowData> stock = new RowDataReaderFunction(
+                    new Configuration(),
+                    table.schema(),
+                    projection,
+                    null,
+                    true,
+                    table.io(),
+                    table.encryption(),
+                    filters,
+                    2_345);
+            ReaderFunction<RowData> nativeReader = new NativeReaderFunction(
+                    table.schema(),
+                    projection,
+                    null,
+                    true,
+                    table.io(),
+                    table.encryption(),
+                    filters,
+                    2_345,
                     NativeReadOptions.defaults().withBatchSize(700).withRowFormat(format));
             List<Emitted> expected = new ArrayList<>();
             List<Emitted> actual = new ArrayList<>();
@@ -298,16 +391,23 @@ class NativeReaderFunctionTest {
      */
     @Test
     void batchesHeldTogetherKeepTheirRows() throws IOException {
-        Table table = new TestTables(dir).create("held", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                SMALL_ROW_GROUPS);
+        Table table =
+                new TestTables(dir).create("held", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), SMALL_ROW_GROUPS);
         TestTables.append(table, SampleTable.records(0, 3_000));
         RowType type = FlinkSchemaUtil.convert(table.schema());
         List<IcebergSourceSplit> splits = plan(table, null, List.of());
-        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
-                true, table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(
+                new Configuration(), table.schema(), null, null, true, table.io(), table.encryption(), List.of(), -1);
         for (RowFormat format : RowFormat.values()) {
-            ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), null, null, true,
-                    table.io(), table.encryption(), List.of(), -1,
+            ReaderFunction<RowData> nativeReader = new NativeReaderFunction(
+                    table.schema(),
+                    null,
+                    null,
+                    true,
+                    table.io(),
+                    table.encryption(),
+                    List.of(),
+                    -1,
                     NativeReadOptions.defaults().withBatchSize(100).withRowFormat(format));
             long binaryBatches = NativeSourceCounters.binaryBatches();
             long fetcherTransposed = NativeSourceCounters.fetcherTransposedBatches();
@@ -321,19 +421,22 @@ class NativeReaderFunctionTest {
                         batches.forEachRemaining(held::add);
                     }
                     mostHeld = Math.max(mostHeld, held.size());
-                    assertTrue(MemoryTracker.root().liveArrays() > 0, format + ": records not yet emitted hold batches");
+                    assertTrue(
+                            MemoryTracker.root().liveArrays() > 0, format + ": records not yet emitted hold batches");
                     List<Emitted> actual = new ArrayList<>();
                     for (RecordsWithSplitIds<RecordAndPosition<RowData>> batch : held) {
                         while (batch.nextSplit() != null) {
                             RecordAndPosition<RowData> r;
                             while ((r = batch.nextRecordFromSplit()) != null) {
-                                actual.add(new Emitted(FlinkValues.row(r.record(), type), r.fileOffset(),
-                                        r.recordOffset()));
+                                actual.add(new Emitted(
+                                        FlinkValues.row(r.record(), type), r.fileOffset(), r.recordOffset()));
                             }
                         }
                     }
                     // Binary records release their batch once transposed, when emitting starts.
-                    assertEquals(format == RowFormat.COLUMNAR, MemoryTracker.root().liveArrays() > 0,
+                    assertEquals(
+                            format == RowFormat.COLUMNAR,
+                            MemoryTracker.root().liveArrays() > 0,
                             format + ": Arrow batches held by emitted records");
                     held.forEach(RecordsWithSplitIds::recycle);
                     assertEquals(ReadResults.read(stock, split, type), actual, format + ", round " + round);
@@ -345,7 +448,9 @@ class NativeReaderFunctionTest {
             long transposedOnReading = NativeSourceCounters.fetcherTransposedBatches() - fetcherTransposed;
             long binary = NativeSourceCounters.binaryBatches() - binaryBatches;
             if (format == RowFormat.BINARY) {
-                assertEquals(binary - 2L * 2 * splits.size(), transposedOnReading,
+                assertEquals(
+                        binary - 2L * 2 * splits.size(),
+                        transposedOnReading,
                         "all but the first two batches of each split, in both rounds");
                 assertTrue(transposedOnReading > 0, "the test must hold more than two batches of a split");
             } else {
@@ -364,8 +469,15 @@ class NativeReaderFunctionTest {
         assertTrue(CheckedBatches.ENABLED, "the build runs tests with -D" + CheckedBatches.PROPERTY + "=true");
         Table table = new TestTables(dir).create("kept", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         TestTables.append(table, SampleTable.records(0, 1_000));
-        ReaderFunction<RowData> reader = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
-                table.encryption(), List.of(), -1,
+        ReaderFunction<RowData> reader = new NativeReaderFunction(
+                table.schema(),
+                null,
+                null,
+                true,
+                table.io(),
+                table.encryption(),
+                List.of(),
+                -1,
                 NativeReadOptions.defaults().withBatchSize(100).withRowFormat(RowFormat.COLUMNAR));
         IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
         try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches = reader.apply(split)) {
@@ -386,19 +498,31 @@ class NativeReaderFunctionTest {
     /** Binary rows hold flat columns only: with a struct or list projected, asking for binary rows gives columnar ones. */
     @Test
     void nestedProjectionsEmitColumnarRowsWhenBinaryIsAskedFor() {
-        Schema nested = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
-                Types.NestedField.optional(2, "point", Types.StructType.of(
-                        Types.NestedField.optional(3, "x", Types.DoubleType.get()),
-                        Types.NestedField.optional(4, "tag", Types.StringType.get()))),
+        Schema nested = new Schema(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(
+                        2,
+                        "point",
+                        Types.StructType.of(
+                                Types.NestedField.optional(3, "x", Types.DoubleType.get()),
+                                Types.NestedField.optional(4, "tag", Types.StringType.get()))),
                 Types.NestedField.optional(5, "tags", Types.ListType.ofOptional(6, Types.StringType.get())));
         Table table = new TestTables(dir).create("nested", nested, PartitionSpec.unpartitioned(), SMALL_ROW_GROUPS);
         Schema schema = table.schema();
         TestTables.append(table, new RandomRecords(3, 0.1).records(schema, 2_000));
         RowType type = FlinkSchemaUtil.convert(schema);
-        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), schema, null, null, true,
-                table.io(), table.encryption(), List.of(), -1);
-        ReaderFunction<RowData> binary = new NativeReaderFunction(schema, null, null, true, table.io(),
-                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withRowFormat(RowFormat.BINARY));
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(
+                new Configuration(), schema, null, null, true, table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> binary = new NativeReaderFunction(
+                schema,
+                null,
+                null,
+                true,
+                table.io(),
+                table.encryption(),
+                List.of(),
+                -1,
+                NativeReadOptions.defaults().withRowFormat(RowFormat.BINARY));
         long nativeTasks = NativeSourceCounters.nativeTasks();
         long binaryBatches = NativeSourceCounters.binaryBatches();
         for (IcebergSourceSplit split : plan(table, null, List.of())) {
@@ -415,13 +539,15 @@ class NativeReaderFunctionTest {
      */
     @Test
     void positionDeletesAreAppliedNativelyAsStockAppliesThem() {
-        Table table = new TestTables(dir).create("deleted", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(SMALL_ROW_GROUPS));
+        Table table = new TestTables(dir)
+                .create("deleted", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(SMALL_ROW_GROUPS));
         DataFile first = TestTables.append(table, SampleTable.records(0, 2_500)).getFirst();
-        DataFile second = TestTables.append(table, SampleTable.records(2_500, 2_000)).getFirst();
+        DataFile second =
+                TestTables.append(table, SampleTable.records(2_500, 2_000)).getFirst();
         TestTables.deletePositions(table, first, 0, 7, 299, 300, 301, 1_234, 2_499);
         // Far more than a row group of these files holds: at least one is deleted whole.
-        TestTables.deletePositions(table, second, java.util.stream.LongStream.range(100, 1_300).toArray());
+        TestTables.deletePositions(
+                table, second, java.util.stream.LongStream.range(100, 1_300).toArray());
         // 7 of the first file again: delete files may overlap.
         TestTables.deletePositions(table, List.of(first, second), 5, 7, 1_999);
         TestTables.append(table, SampleTable.records(4_500, 1_000));
@@ -434,17 +560,30 @@ class NativeReaderFunctionTest {
         assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "decoded rows were left out");
         assertTrue(NativeSourceCounters.rowGroupsDeleted() > groupsDeleted, "a row group deleted whole was skipped");
 
-        Schema withPosition = new Schema(MetadataColumns.ROW_POSITION, table.schema().findField("category"),
+        Schema withPosition = new Schema(
+                MetadataColumns.ROW_POSITION,
+                table.schema().findField("category"),
                 table.schema().findField("id"));
-        assertEquals(0, assertSameAsStock(table, withPosition,
-                List.of(Expressions.notEqual("category", "b"), Expressions.greaterThan("id", 200)), 3));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        withPosition,
+                        List.of(Expressions.notEqual("category", "b"), Expressions.greaterThan("id", 200)),
+                        3));
     }
 
     /** Partitioned, with a limit: the deletes of each partition's file, and the same cut as stock's. */
     @Test
     void positionDeletesInPartitionsAndUnderALimit() {
-        Table table = new TestTables(dir).create("parts", SampleTable.SCHEMA,
-                PartitionSpec.builderFor(SampleTable.SCHEMA).identity("category").build(), withFormatV2(SMALL_ROW_GROUPS));
+        Table table = new TestTables(dir)
+                .create(
+                        "parts",
+                        SampleTable.SCHEMA,
+                        PartitionSpec.builderFor(SampleTable.SCHEMA)
+                                .identity("category")
+                                .build(),
+                        withFormatV2(SMALL_ROW_GROUPS));
         for (DataFile file : TestTables.append(table, SampleTable.records(0, 3_000))) {
             TestTables.deletePositions(table, file, 0, 1, 2, 50, 51, 400, file.recordCount() - 1);
         }
@@ -453,10 +592,26 @@ class NativeReaderFunctionTest {
         Schema projection = table.schema().select("id", "category");
         RowType type = FlinkSchemaUtil.convert(projection);
         List<IcebergSourceSplit> splits = plan(table, projection, List.of());
-        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), projection,
-                null, true, table.io(), table.encryption(), List.of(), 1_234);
-        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), projection, null, true,
-                table.io(), table.encryption(), List.of(), 1_234, NativeReadOptions.defaults().withBatchSize(500));
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(
+                new Configuration(),
+                table.schema(),
+                projection,
+                null,
+                true,
+                table.io(),
+                table.encryption(),
+                List.of(),
+                1_234);
+        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(
+                table.schema(),
+                projection,
+                null,
+                true,
+                table.io(),
+                table.encryption(),
+                List.of(),
+                1_234,
+                NativeReadOptions.defaults().withBatchSize(500));
         List<List<Object>> expected = new ArrayList<>();
         List<List<Object>> actual = new ArrayList<>();
         for (IcebergSourceSplit split : splits) {
@@ -473,42 +628,60 @@ class NativeReaderFunctionTest {
      */
     @Test
     void aSplitStartingAtADeletedFileReportsEachFileAtItsIndex() throws IOException {
-        Table table = new TestTables(dir).create("leading", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(Map.of()));
+        Table table = new TestTables(dir)
+                .create("leading", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(Map.of()));
         DataFile gone = TestTables.append(table, SampleTable.records(0, 400)).getFirst();
         TestTables.append(table, SampleTable.records(400, 500));
         TestTables.append(table, SampleTable.records(900, 600));
-        TestTables.deletePositions(table, gone, java.util.stream.LongStream.range(0, 400).toArray());
+        TestTables.deletePositions(
+                table, gone, java.util.stream.LongStream.range(0, 400).toArray());
         List<org.apache.iceberg.FileScanTask> tasks = new ArrayList<>();
         try (var planned = table.newScan().planFiles()) {
             planned.forEach(tasks::add);
         }
-        tasks.sort(java.util.Comparator.comparing((org.apache.iceberg.FileScanTask t) -> !t.file().location()
-                .equals(gone.location())).thenComparing(t -> t.file().recordCount()));
-        IcebergSourceSplit split = IcebergSourceSplit.fromCombinedScanTask(
-                new org.apache.iceberg.BaseCombinedScanTask(tasks));
+        tasks.sort(java.util.Comparator.comparing((org.apache.iceberg.FileScanTask t) ->
+                        !t.file().location().equals(gone.location()))
+                .thenComparing(t -> t.file().recordCount()));
+        IcebergSourceSplit split =
+                IcebergSourceSplit.fromCombinedScanTask(new org.apache.iceberg.BaseCombinedScanTask(tasks));
         RowType type = FlinkSchemaUtil.convert(table.schema());
-        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
-                true, table.io(), table.encryption(), List.of(), -1);
-        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
-                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withBatchSize(128).withStrict(true));
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(
+                new Configuration(), table.schema(), null, null, true, table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(
+                table.schema(),
+                null,
+                null,
+                true,
+                table.io(),
+                table.encryption(),
+                List.of(),
+                -1,
+                NativeReadOptions.defaults().withBatchSize(128).withStrict(true));
 
         List<Emitted> expected = ReadResults.read(stock, split, type);
         List<Emitted> actual = ReadResults.read(nativeReader, split, type);
         assertSamePositions(expected, actual, "the whole split");
         assertEquals(1_100, actual.size());
-        assertEquals(List.of(0, 1), expected.stream().map(Emitted::fileOffset).distinct().toList(), "stock's");
-        assertEquals(List.of(1, 2), actual.stream().map(Emitted::fileOffset).distinct().toList(), "native's");
+        assertEquals(
+                List.of(0, 1),
+                expected.stream().map(Emitted::fileOffset).distinct().toList(),
+                "stock's");
+        assertEquals(
+                List.of(1, 2),
+                actual.stream().map(Emitted::fileOffset).distinct().toList(),
+                "native's");
         for (int i = 0; i < actual.size(); i += 97) {
             IcebergSourceSplit at = resumedAt(split, actual.get(i));
             assertEquals(actual.subList(i + 1, actual.size()), ReadResults.read(nativeReader, at, type), "at " + i);
-            assertEquals(values(actual.subList(i + 1, actual.size())), values(ReadResults.read(stock, at, type)),
+            assertEquals(
+                    values(actual.subList(i + 1, actual.size())),
+                    values(ReadResults.read(stock, at, type)),
                     "stock at " + i);
         }
         // Stock's positions in the first file with records carry over the deleted file.
         Emitted inFirst = expected.get(123);
-        assertEquals(actual.subList(124, actual.size()), ReadResults.read(nativeReader, resumedAt(split, inFirst),
-                type));
+        assertEquals(
+                actual.subList(124, actual.size()), ReadResults.read(nativeReader, resumedAt(split, inFirst), type));
     }
 
     /** A position past the last record of a split whose files hold none fails in both readers. */
@@ -518,14 +691,22 @@ class NativeReaderFunctionTest {
         IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
         IcebergSourceSplit past = IcebergSourceSplit.fromCombinedScanTask(split.task(), 0, 5);
         RowType type = FlinkSchemaUtil.convert(table.schema());
-        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
-                true, table.io(), table.encryption(), List.of(), -1);
-        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
-                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withStrict(true));
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(
+                new Configuration(), table.schema(), null, null, true, table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> nativeReader = new NativeReaderFunction(
+                table.schema(),
+                null,
+                null,
+                true,
+                table.io(),
+                table.encryption(),
+                List.of(),
+                -1,
+                NativeReadOptions.defaults().withStrict(true));
         assertEquals(List.of(), ReadResults.read(nativeReader, split, type));
         assertThrows(IllegalStateException.class, () -> ReadResults.read(stock, past, type));
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> ReadResults.read(nativeReader, past, type));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> ReadResults.read(nativeReader, past, type));
         assertTrue(e.getMessage().contains("Invalid starting record offset 5"), e.getMessage());
     }
 
@@ -535,8 +716,8 @@ class NativeReaderFunctionTest {
      */
     @Test
     void equalityDeletesApplyToEarlierRowsNatively() {
-        Table table = new TestTables(dir).create("eq", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(SMALL_ROW_GROUPS));
+        Table table = new TestTables(dir)
+                .create("eq", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(SMALL_ROW_GROUPS));
         List<Record> first = SampleTable.records(0, 2_000);
         TestTables.append(table, first);
         TestTables.append(table, SampleTable.records(2_000, 1_000));
@@ -551,7 +732,9 @@ class NativeReaderFunctionTest {
         long rowsDeleted = NativeSourceCounters.rowsDeleted();
         long hits = NativeSourceCounters.equalityDeleteCacheHits();
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
-        assertEquals(0, assertSameAsStock(table, SampleTable.SCHEMA.select("score", "day"), List.of(), 2),
+        assertEquals(
+                0,
+                assertSameAsStock(table, SampleTable.SCHEMA.select("score", "day"), List.of(), 2),
                 "the key column not projected");
         assertTrue(NativeSourceCounters.equalityDeleteKeys() > keys, "the keys were applied natively");
         assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "rows were deleted natively");
@@ -561,16 +744,21 @@ class NativeReaderFunctionTest {
     /** Keys of several columns, strings and dates, with nulls equal to nulls as Iceberg compares them. */
     @Test
     void equalityDeletesOnSeveralColumnsMatchNullsToNulls() {
-        Table table = new TestTables(dir).create("eq_multi", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(SMALL_ROW_GROUPS));
+        Table table = new TestTables(dir)
+                .create("eq_multi", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(SMALL_ROW_GROUPS));
         List<Record> records = SampleTable.records(0, 3_000);
         TestTables.append(table, records);
         // Every fifth row has a null category: these delete every (null, day) and ("b", day) pair.
         TestTables.deleteEquals(table, List.of("category", "day"), List.of(records.get(4), records.get(1)));
         TestTables.deleteEquals(table, List.of("amount", "payload"), records.subList(100, 400));
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
-        assertEquals(0, assertSameAsStock(table, SampleTable.SCHEMA.select("id", "category"),
-                List.of(Expressions.lessThan("id", 2_000L)), 2));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        SampleTable.SCHEMA.select("id", "category"),
+                        List.of(Expressions.lessThan("id", 2_000L)),
+                        2));
     }
 
     /**
@@ -579,13 +767,20 @@ class NativeReaderFunctionTest {
      */
     @Test
     void partitionedEqualityDeletesAcrossASpecChange() {
-        Table table = new TestTables(dir).create("eq_parts", SampleTable.SCHEMA,
-                PartitionSpec.builderFor(SampleTable.SCHEMA).identity("category").build(),
-                withFormatV2(SMALL_ROW_GROUPS));
+        Table table = new TestTables(dir)
+                .create(
+                        "eq_parts",
+                        SampleTable.SCHEMA,
+                        PartitionSpec.builderFor(SampleTable.SCHEMA)
+                                .identity("category")
+                                .build(),
+                        withFormatV2(SMALL_ROW_GROUPS));
         List<Record> records = SampleTable.records(0, 3_000);
         TestTables.append(table, records);
         TestTables.deleteEquals(table, List.of("id", "category"), records.subList(200, 700));
-        table.updateSpec().removeField("category").addField(Expressions.bucket("id", 4))
+        table.updateSpec()
+                .removeField("category")
+                .addField(Expressions.bucket("id", 4))
                 .commit();
         List<Record> later = SampleTable.records(3_000, 2_000);
         TestTables.append(table, later);
@@ -593,8 +788,13 @@ class NativeReaderFunctionTest {
         deleted.addAll(records.subList(1_000, 1_100));
         TestTables.deleteEquals(table, List.of("id", "category"), deleted);
         assertEquals(0, assertSameAsStock(table, null, List.of(), 3));
-        assertEquals(0, assertSameAsStock(table, SampleTable.SCHEMA.select("ts", "category"),
-                List.of(Expressions.equal("category", "b")), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        SampleTable.SCHEMA.select("ts", "category"),
+                        List.of(Expressions.equal("category", "b")),
+                        1));
     }
 
     /** Format v3: deletion vectors beside equality deletes, partitioned and not. */
@@ -602,31 +802,48 @@ class NativeReaderFunctionTest {
     @ValueSource(booleans = {false, true})
     void deletionVectorsAndEqualityDeletesOnV3(boolean partitioned) {
         Map<String, String> properties = withFormatV3(SMALL_ROW_GROUPS);
-        Table table = new TestTables(dir).create("v3_" + partitioned, SampleTable.SCHEMA,
-                partitioned ? PartitionSpec.builderFor(SampleTable.SCHEMA).identity("day").build()
-                        : PartitionSpec.unpartitioned(), properties);
+        Table table = new TestTables(dir)
+                .create(
+                        "v3_" + partitioned,
+                        SampleTable.SCHEMA,
+                        partitioned
+                                ? PartitionSpec.builderFor(SampleTable.SCHEMA)
+                                        .identity("day")
+                                        .build()
+                                : PartitionSpec.unpartitioned(),
+                        properties);
         List<Record> records = SampleTable.records(0, 3_000);
         List<DataFile> files = TestTables.append(table, records);
         // The last rows of a file's first row group, and one whole row group, among scattered ones.
-        TestTables.deleteWithVector(table, files.getFirst(), java.util.stream.LongStream.range(0, 1_000)
-                .filter(p -> p % 11 == 3 || (p >= 250 && p < 600)).toArray());
+        TestTables.deleteWithVector(
+                table,
+                files.getFirst(),
+                java.util.stream.LongStream.range(0, 1_000)
+                        .filter(p -> p % 11 == 3 || (p >= 250 && p < 600))
+                        .toArray());
         TestTables.deleteEquals(table, List.of("id", "day"), records.subList(1_500, 1_800));
         long groupsDeleted = NativeSourceCounters.rowGroupsDeleted();
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
-        assertEquals(0, assertSameAsStock(table, SampleTable.SCHEMA.select("score", "ts"),
-                List.of(Expressions.notNull("ts")), 2));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table, SampleTable.SCHEMA.select("score", "ts"), List.of(Expressions.notNull("ts")), 2));
         assertTrue(NativeSourceCounters.rowGroupsDeleted() > groupsDeleted, "a row group deleted whole was skipped");
     }
 
     /** Position and equality deletes on the same data file, a row deleted by both among them. */
     @Test
     void positionAndEqualityDeletesOnOneFile() {
-        Table table = new TestTables(dir).create("eq_mixed", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(SMALL_ROW_GROUPS));
+        Table table = new TestTables(dir)
+                .create("eq_mixed", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(SMALL_ROW_GROUPS));
         List<Record> records = SampleTable.records(0, 2_000);
         DataFile file = TestTables.append(table, records).getFirst();
-        TestTables.deletePositions(table, file, java.util.stream.LongStream.range(0, 2_000).filter(p -> p % 7 == 0)
-                .toArray());
+        TestTables.deletePositions(
+                table,
+                file,
+                java.util.stream.LongStream.range(0, 2_000)
+                        .filter(p -> p % 7 == 0)
+                        .toArray());
         TestTables.deleteEquals(table, "id", records.subList(0, 500));
         // The whole last row group (ids from 1_700 on are in it or later ones) by keys.
         TestTables.deleteEquals(table, "id", records.subList(1_700, 2_000));
@@ -636,8 +853,8 @@ class NativeReaderFunctionTest {
     /** A key column added after a data file was written is null in it, as Iceberg reads it. */
     @Test
     void equalityDeletesOnAColumnAddedLaterMatchItsNulls() {
-        Table table = new TestTables(dir).create("eq_added", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(Map.of()));
+        Table table = new TestTables(dir)
+                .create("eq_added", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(Map.of()));
         List<Record> records = SampleTable.records(0, 500);
         TestTables.append(table, records);
         table.updateSchema().addColumn("region", Types.StringType.get()).commit();
@@ -667,8 +884,9 @@ class NativeReaderFunctionTest {
             Types.NestedField.optional(9, "g", Types.FloatType.get()),
             Types.NestedField.optional(10, "dec", Types.DecimalType.of(9, 2)));
 
-    private static final double[] DOUBLES = {0.0, -0.0, Double.NaN, 1.5,
-        Double.longBitsToDouble(0x7ff8_0000_0000_0001L), -2.25, Double.NEGATIVE_INFINITY};
+    private static final double[] DOUBLES = {
+        0.0, -0.0, Double.NaN, 1.5, Double.longBitsToDouble(0x7ff8_0000_0000_0001L), -2.25, Double.NEGATIVE_INFINITY
+    };
     private static final float[] FLOATS = {0.0f, -0.0f, Float.NaN, 1.5f, Float.intBitsToFloat(0x7fc0_0001)};
 
     /** Rows of {@link #KEY_TYPES} as {@code schema} has them: after promotion, {@code n}, {@code g} and {@code dec} widened. */
@@ -703,16 +921,19 @@ class NativeReaderFunctionTest {
      */
     @Test
     void equalityKeysOfEveryHashedTypeAndPromotedColumns() {
-        Table table = new TestTables(dir).create("eq_types", KEY_TYPES, PartitionSpec.unpartitioned(),
-                withFormatV2(SMALL_ROW_GROUPS));
+        Table table = new TestTables(dir)
+                .create("eq_types", KEY_TYPES, PartitionSpec.unpartitioned(), withFormatV2(SMALL_ROW_GROUPS));
         List<Record> before = keyTypeRows(table.schema(), 0, 2_000);
         TestTables.append(table, before);
         TestTables.deleteEquals(table, "d", List.of(before.get(1), before.get(4)));
         TestTables.deleteEquals(table, "f", List.of(before.get(4)));
         TestTables.deleteEquals(table, List.of("u", "b"), List.of(before.get(7), before.get(17)));
         TestTables.deleteEquals(table, List.of("tz", "fx"), List.of(before.get(2), before.get(15)));
-        table.updateSchema().updateColumn("n", Types.LongType.get()).updateColumn("g", Types.DoubleType.get())
-                .updateColumn("dec", Types.DecimalType.of(18, 2)).commit();
+        table.updateSchema()
+                .updateColumn("n", Types.LongType.get())
+                .updateColumn("g", Types.DoubleType.get())
+                .updateColumn("dec", Types.DecimalType.of(18, 2))
+                .commit();
         List<Record> after = keyTypeRows(table.schema(), 2_000, 1_000);
         TestTables.append(table, after);
         // Keys written after the promotion, matching rows of files from before it and after.
@@ -721,7 +942,9 @@ class NativeReaderFunctionTest {
         TestTables.deleteEquals(table, "dec", List.of(promotedKeys.get(1)));
         long rowsDeleted = NativeSourceCounters.rowsDeleted();
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "g"), List.of(), 2),
+        assertEquals(
+                0,
+                assertSameAsStock(table, table.schema().select("id", "g"), List.of(), 2),
                 "key columns not projected");
         assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "rows were deleted natively");
     }
@@ -733,10 +956,14 @@ class NativeReaderFunctionTest {
      */
     @Test
     void equalityKeysOnAPartitionColumnTheFileLacksFallBack() {
-        Schema schema = TypeUtil.join(HiveStyleTable.SCHEMA, new Schema(
-                Types.NestedField.optional(9, "region", Types.StringType.get())));
-        Table table = new TestTables(dir).create("hive_parts", schema,
-                PartitionSpec.builderFor(schema).identity("region").build(), withFormatV2(Map.of()));
+        Schema schema = TypeUtil.join(
+                HiveStyleTable.SCHEMA, new Schema(Types.NestedField.optional(9, "region", Types.StringType.get())));
+        Table table = new TestTables(dir)
+                .create(
+                        "hive_parts",
+                        schema,
+                        PartitionSpec.builderFor(schema).identity("region").build(),
+                        withFormatV2(Map.of()));
         HiveStyleTable.mapByName(table);
         HiveStyleTable.addFile(table, 0, 1_000, "region=eu");
         HiveStyleTable.addFile(table, 1_000, 1_000, "region=us");
@@ -762,10 +989,12 @@ class NativeReaderFunctionTest {
      */
     @Test
     void equalityDeletesOnAColumnWithADefaultFallBackForFilesWithoutIt() {
-        Table table = new TestTables(dir).create("eq_default", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV3(Map.of()));
+        Table table = new TestTables(dir)
+                .create("eq_default", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV3(Map.of()));
         TestTables.append(table, SampleTable.records(0, 300));
-        table.updateSchema().addColumn("region", Types.StringType.get(), Literal.of("eu")).commit();
+        table.updateSchema()
+                .addColumn("region", Types.StringType.get(), Literal.of("eu"))
+                .commit();
         List<Record> later = new ArrayList<>();
         for (Record old : SampleTable.records(300, 300)) {
             Record r = GenericRecord.create(table.schema());
@@ -797,10 +1026,11 @@ class NativeReaderFunctionTest {
     @ValueSource(longs = {1, 2, 3})
     void randomChangesReadAsTheStockReaderReadsThem(long seed) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
-        PartitionSpec spec = seed == 2 ? PartitionSpec.builderFor(SampleTable.SCHEMA).bucket("id", 3).build()
+        PartitionSpec spec = seed == 2
+                ? PartitionSpec.builderFor(SampleTable.SCHEMA).bucket("id", 3).build()
                 : PartitionSpec.unpartitioned();
-        Table table = new TestTables(dir).create("model_" + seed, SampleTable.SCHEMA, spec,
-                withFormatV2(SMALL_ROW_GROUPS));
+        Table table =
+                new TestTables(dir).create("model_" + seed, SampleTable.SCHEMA, spec, withFormatV2(SMALL_ROW_GROUPS));
         Map<Long, Record> live = new java.util.TreeMap<>();
         long nextRow = 0;
         for (int commit = 0; commit < 7; commit++) {
@@ -834,7 +1064,9 @@ class NativeReaderFunctionTest {
             }
             assertEquals(0, assertSameAsStock(table, null, List.of(), 1), "after commit " + commit);
             List<Long> read = new ArrayList<>();
-            try (var rows = org.apache.iceberg.data.IcebergGenerics.read(table).select("id").build()) {
+            try (var rows = org.apache.iceberg.data.IcebergGenerics.read(table)
+                    .select("id")
+                    .build()) {
                 rows.forEach(r -> read.add((Long) r.getField("id")));
             }
             read.sort(null);
@@ -842,8 +1074,7 @@ class NativeReaderFunctionTest {
         }
     }
 
-    private static List<Record> pick(SplittableRandom random, List<Long> ids, Map<Long, Record> live,
-            double share) {
+    private static List<Record> pick(SplittableRandom random, List<Long> ids, Map<Long, Record> live, double share) {
         List<Record> picked = new ArrayList<>();
         for (long id : ids) {
             if (random.nextDouble() < share) {
@@ -883,37 +1114,55 @@ class NativeReaderFunctionTest {
         List<Long> positions = new ArrayList<>();
         for (int pos = 0; pos < ids.size(); pos++) {
             long id = ids.get(pos);
-            if (live.containsKey(id) && newest.get(id) == (long) chosen.dataSequenceNumber() && random.nextInt(5) == 0) {
+            if (live.containsKey(id)
+                    && newest.get(id) == (long) chosen.dataSequenceNumber()
+                    && random.nextInt(5) == 0) {
                 positions.add((long) pos);
                 live.remove(id);
             }
         }
         if (!positions.isEmpty()) {
-            TestTables.deletePositions(table, chosen, positions.stream().mapToLong(Long::longValue).toArray());
+            TestTables.deletePositions(
+                    table, chosen, positions.stream().mapToLong(Long::longValue).toArray());
         }
     }
 
     /** Equality deletes past their limit fall back, or fail naming the limit in strict mode. */
     @Test
     void equalityDeletesPastTheLimitFallBackOrFailStrictReads() {
-        Table table = new TestTables(dir).create("eq_many", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(Map.of()));
+        Table table = new TestTables(dir)
+                .create("eq_many", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(Map.of()));
         List<Record> records = SampleTable.records(0, 3_000);
         TestTables.append(table, records);
         TestTables.deleteEquals(table, "id", records.subList(0, 2_000));
         NativeReadOptions limited = NativeReadOptions.defaults().withMaxEqualityDeleteBytes(16_000);
-        assertLimitFallsBackOrFailsStrictReads(table, limited, limited.withMaxEqualityDeleteBytes(1 << 20),
-                "take more than 16000 bytes", "isthmus.max-equality-delete-bytes");
+        assertLimitFallsBackOrFailsStrictReads(
+                table,
+                limited,
+                limited.withMaxEqualityDeleteBytes(1 << 20),
+                "take more than 16000 bytes",
+                "isthmus.max-equality-delete-bytes");
     }
 
     /** A task whose deletes exceed the limit falls back, or fails naming the limit in strict mode. */
     @Test
     void deletesPastTheLimitFallBackOrFailStrictReads() {
         Table table = oneFileWithItsFirstRowsDeleted("many", 500, 40);
-        String file = plan(table, null, List.of()).getFirst().task().files().iterator().next().file().location();
+        String file = plan(table, null, List.of())
+                .getFirst()
+                .task()
+                .files()
+                .iterator()
+                .next()
+                .file()
+                .location();
         NativeReadOptions limited = NativeReadOptions.defaults().withMaxDeletePositions(39);
-        assertLimitFallsBackOrFailsStrictReads(table, limited, limited.withMaxDeletePositions(40),
-                "more than 39 rows of " + file, "maxDeletePositions");
+        assertLimitFallsBackOrFailsStrictReads(
+                table,
+                limited,
+                limited.withMaxDeletePositions(40),
+                "more than 39 rows of " + file,
+                "maxDeletePositions");
     }
 
     /**
@@ -921,19 +1170,20 @@ class NativeReaderFunctionTest {
      * strict mode fails with a message holding {@code named}, and with {@code enough} reads
      * natively, strict, the stock rows.
      */
-    private void assertLimitFallsBackOrFailsStrictReads(Table table, NativeReadOptions limited,
-            NativeReadOptions enough, String... named) {
+    private void assertLimitFallsBackOrFailsStrictReads(
+            Table table, NativeReadOptions limited, NativeReadOptions enough, String... named) {
         IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
         RowType type = FlinkSchemaUtil.convert(table.schema());
-        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
-                true, table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(
+                new Configuration(), table.schema(), null, null, true, table.io(), table.encryption(), List.of(), -1);
         List<Emitted> expected = ReadResults.read(stock, split, type);
 
         long fallbacks = NativeSourceCounters.fallbackTasks();
         assertEquals(expected, ReadResults.read(nativeFunction(table, limited), split, type));
         assertEquals(fallbacks + 1, NativeSourceCounters.fallbackTasks());
 
-        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class,
+        NativeReadRefusedException e = assertThrows(
+                NativeReadRefusedException.class,
                 () -> ReadResults.read(nativeFunction(table, limited.withStrict(true)), split, type));
         for (String part : named) {
             assertTrue(e.getMessage().contains(part), e.getMessage());
@@ -942,16 +1192,17 @@ class NativeReaderFunctionTest {
     }
 
     private static ReaderFunction<RowData> nativeFunction(Table table, NativeReadOptions options) {
-        return new NativeReaderFunction(table.schema(), null, null, true, table.io(), table.encryption(), List.of(),
-                -1, options);
+        return new NativeReaderFunction(
+                table.schema(), null, null, true, table.io(), table.encryption(), List.of(), -1, options);
     }
 
     /** A v2 table of one data file of {@code rows} rows whose first {@code deleted} a position delete file deletes. */
     private Table oneFileWithItsFirstRowsDeleted(String name, int rows, long deleted) {
-        Table table = new TestTables(dir).create(name, SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(Map.of()));
+        Table table = new TestTables(dir)
+                .create(name, SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(Map.of()));
         DataFile file = TestTables.append(table, SampleTable.records(0, rows)).getFirst();
-        TestTables.deletePositions(table, file, java.util.stream.LongStream.range(0, deleted).toArray());
+        TestTables.deletePositions(
+                table, file, java.util.stream.LongStream.range(0, deleted).toArray());
         return table;
     }
 
@@ -977,8 +1228,8 @@ class NativeReaderFunctionTest {
     @Test
     void columnsAddedWithDefaultsReadTheDefaultsFromOlderFiles() {
         Map<String, String> properties = withFormatV3(SMALL_ROW_GROUPS);
-        Table table = new TestTables(dir).create("defaults", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                properties);
+        Table table =
+                new TestTables(dir).create("defaults", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), properties);
         TestTables.append(table, SampleTable.records(0, 1_500));
         table.updateSchema()
                 .addColumn("region", Types.StringType.get(), Literal.of("eu-west"))
@@ -987,11 +1238,16 @@ class NativeReaderFunctionTest {
                 .addColumn("ratio", Types.DoubleType.get(), Literal.of(0.25))
                 .addColumn("flag", Types.BooleanType.get(), Literal.of(true))
                 .addColumn("price", Types.DecimalType.of(9, 2), Literal.of(new java.math.BigDecimal("12.34")))
-                .addColumn("since", Types.DateType.get(), Literal.of("2024-02-29").to(Types.DateType.get()))
-                .addColumn("at", Types.TimestampType.withoutZone(),
+                .addColumn(
+                        "since", Types.DateType.get(), Literal.of("2024-02-29").to(Types.DateType.get()))
+                .addColumn(
+                        "at",
+                        Types.TimestampType.withoutZone(),
                         Literal.of("2024-02-29T10:11:12.123456").to(Types.TimestampType.withoutZone()))
-                .addColumn("token", Types.UUIDType.get(), Literal.of(java.util.UUID.fromString(
-                        "f79c3e09-677c-4bbd-a479-3f349cb785e7")))
+                .addColumn(
+                        "token",
+                        Types.UUIDType.get(),
+                        Literal.of(java.util.UUID.fromString("f79c3e09-677c-4bbd-a479-3f349cb785e7")))
                 .addColumn("tag", Types.BinaryType.get(), Literal.of(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3})))
                 .commit();
         List<Record> later = new ArrayList<>();
@@ -1015,11 +1271,18 @@ class NativeReaderFunctionTest {
         }
         TestTables.append(table, later);
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "rank", "since", "region"),
-                List.of(Expressions.greaterThan("id", 1_200)), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        table.schema().select("id", "rank", "since", "region"),
+                        List.of(Expressions.greaterThan("id", 1_200)),
+                        1));
         // Iceberg's row-group filter takes a column a file lacks as all null, default or not.
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "region"),
-                List.of(Expressions.notNull("region")), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table, table.schema().select("id", "region"), List.of(Expressions.notNull("region")), 1));
         // Row 0 is in the older file, wherever the planner puts its split.
         List<Object> first = null;
         for (IcebergSourceSplit split : plan(table, null, List.of())) {
@@ -1029,20 +1292,47 @@ class NativeReaderFunctionTest {
                 }
             }
         }
-        assertEquals(java.util.Arrays.asList("eu-west", 42, -7_000_000_000L, true,
-                new java.math.BigDecimal("12.34"), (int) java.time.LocalDate.of(2024, 2, 29).toEpochDay(), "010203"),
-                java.util.Arrays.asList(first.get(7), first.get(8), first.get(9), first.get(11), first.get(12),
-                        first.get(13), first.get(16)));
+        assertEquals(
+                java.util.Arrays.asList(
+                        "eu-west",
+                        42,
+                        -7_000_000_000L,
+                        true,
+                        new java.math.BigDecimal("12.34"),
+                        (int) java.time.LocalDate.of(2024, 2, 29).toEpochDay(),
+                        "010203"),
+                java.util.Arrays.asList(
+                        first.get(7),
+                        first.get(8),
+                        first.get(9),
+                        first.get(11),
+                        first.get(12),
+                        first.get(13),
+                        first.get(16)));
 
-        table.updateSchema().addColumn("detail", Types.StructType.of(
-                Types.NestedField.optional("note").withId(1_000).ofType(Types.StringType.get())
-                        .withInitialDefault(Literal.of("none")).build())).commit();
-        assertTrue(assertSameAsStock(table, table.schema().select("id", "detail"), List.of(), 2) > 0,
+        table.updateSchema()
+                .addColumn(
+                        "detail",
+                        Types.StructType.of(Types.NestedField.optional("note")
+                                .withId(1_000)
+                                .ofType(Types.StringType.get())
+                                .withInitialDefault(Literal.of("none"))
+                                .build()))
+                .commit();
+        assertTrue(
+                assertSameAsStock(table, table.schema().select("id", "detail"), List.of(), 2) > 0,
                 "a default inside a struct the file lacks takes the stock reader");
-        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class, () -> ReadResults.read(
-                strictReader(table), plan(table, null, List.of()).getFirst(), FlinkSchemaUtil.convert(table.schema())));
-        assertTrue(e.getMessage().contains("the nested field detail.note has a default value and the file holds"
-                + " nothing of its struct detail"), e.getMessage());
+        NativeReadRefusedException e = assertThrows(
+                NativeReadRefusedException.class,
+                () -> ReadResults.read(
+                        strictReader(table),
+                        plan(table, null, List.of()).getFirst(),
+                        FlinkSchemaUtil.convert(table.schema())));
+        assertTrue(
+                e.getMessage()
+                        .contains("the nested field detail.note has a default value and the file holds"
+                                + " nothing of its struct detail"),
+                e.getMessage());
     }
 
     /**
@@ -1052,15 +1342,24 @@ class NativeReaderFunctionTest {
      */
     @Test
     void fieldsAddedToStructsWithDefaultsReadTheDefaults() {
-        Schema schema = TypeUtil.join(STRUCTS, new Schema(Types.NestedField.optional(10, "attrs",
-                Types.MapType.ofOptional(11, 12, Types.StringType.get(), Types.StructType.of(
-                        Types.NestedField.optional(13, "v", Types.IntegerType.get()))))));
-        Table table = new TestTables(dir).create("struct_defaults", schema, PartitionSpec.unpartitioned(),
-                withFormatV3(SMALL_ROW_GROUPS));
+        Schema schema = TypeUtil.join(
+                STRUCTS,
+                new Schema(Types.NestedField.optional(
+                        10,
+                        "attrs",
+                        Types.MapType.ofOptional(
+                                11,
+                                12,
+                                Types.StringType.get(),
+                                Types.StructType.of(Types.NestedField.optional(13, "v", Types.IntegerType.get()))))));
+        Table table = new TestTables(dir)
+                .create("struct_defaults", schema, PartitionSpec.unpartitioned(), withFormatV3(SMALL_ROW_GROUPS));
         TestTables.append(table, withAttrs(structRecords(table.schema(), 0, 1_500), table.schema()));
-        table.updateSchema().addColumn("info", "country", Types.StringType.get(), Literal.of("NO"))
+        table.updateSchema()
+                .addColumn("info", "country", Types.StringType.get(), Literal.of("NO"))
                 .addColumn("items.element", "price", Types.LongType.get(), Literal.of(250L))
-                .addColumn("attrs.value", "w", Types.LongType.get(), Literal.of(7L)).commit();
+                .addColumn("attrs.value", "w", Types.LongType.get(), Literal.of(7L))
+                .commit();
         List<Record> later = withAttrs(structRecords(table.schema(), 1_500, 1_000), table.schema());
         for (Record r : later) {
             long id = (Long) r.getField("id");
@@ -1080,8 +1379,14 @@ class NativeReaderFunctionTest {
         }
         TestTables.append(table, later);
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "info.country", "info.zip",
-                "items.element.price", "items.element.name"), List.of(Expressions.lessThan("id", 1_700L)), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        table.schema()
+                                .select("id", "info.country", "info.zip", "items.element.price", "items.element.name"),
+                        List.of(Expressions.lessThan("id", 1_700L)),
+                        1));
         // Without another field of the struct, nothing in the file tells where it is null: Iceberg's
         // reader then fills the default into every row, and the native one leaves such a file to it.
         Schema countryOnly = table.schema().select("id", "info.country");
@@ -1091,8 +1396,11 @@ class NativeReaderFunctionTest {
                 ReadResults.read(strictReader(table, countryOnly), split, FlinkSchemaUtil.convert(countryOnly));
             }
         });
-        assertTrue(e.getMessage().contains("the nested field info.country has a default value and the file holds"
-                + " nothing of its struct info"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .contains("the nested field info.country has a default value and the file holds"
+                                + " nothing of its struct info"),
+                e.getMessage());
 
         // The stock reader, which the native one matched, gives older rows the defaults.
         List<Object> first = null;
@@ -1132,9 +1440,16 @@ class NativeReaderFunctionTest {
     }
 
     private static ReaderFunction<RowData> strictReader(Table table, Schema projection) {
-        return new NativeReaderFunction(table.schema(), projection,
-                table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING), true, table.io(),
-                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withStrict(true));
+        return new NativeReaderFunction(
+                table.schema(),
+                projection,
+                table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING),
+                true,
+                table.io(),
+                table.encryption(),
+                List.of(),
+                -1,
+                NativeReadOptions.defaults().withStrict(true));
     }
 
     /**
@@ -1165,16 +1480,39 @@ class NativeReaderFunctionTest {
         TestTables.append(table, records);
         Schema timestamps = schema.select("id", "at", "at_utc");
         assertEquals(0, assertSameAsStock(table, timestamps, List.of(), 2));
-        assertEquals(0, assertSameAsStock(table, schema.select("id", "at_utc"),
-                List.of(Expressions.greaterThan("id", 1_000L)), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table, schema.select("id", "at_utc"), List.of(Expressions.greaterThan("id", 1_000L)), 1));
         // Flink has no serializer for unknown's NULL type, so Iceberg's reader cannot be built for it.
-        assertThrows(UnsupportedOperationException.class, () -> new RowDataReaderFunction(new Configuration(),
-                schema, schema.select("id", "nothing"), null, true, table.io(), table.encryption(), List.of(), -1));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NativeReaderFunction(
-                schema, schema.select("id", "nothing"), null, true, table.io(), table.encryption(), List.of(), -1,
-                NativeReadOptions.defaults()));
-        assertEquals("column nothing has Iceberg's type unknown, which Iceberg's Flink reader cannot read either"
-                + " (Flink has no serializer for its NULL type): leave it out of the projection", e.getMessage());
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> new RowDataReaderFunction(
+                        new Configuration(),
+                        schema,
+                        schema.select("id", "nothing"),
+                        null,
+                        true,
+                        table.io(),
+                        table.encryption(),
+                        List.of(),
+                        -1));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> new NativeReaderFunction(
+                        schema,
+                        schema.select("id", "nothing"),
+                        null,
+                        true,
+                        table.io(),
+                        table.encryption(),
+                        List.of(),
+                        -1,
+                        NativeReadOptions.defaults()));
+        assertEquals(
+                "column nothing has Iceberg's type unknown, which Iceberg's Flink reader cannot read either"
+                        + " (Flink has no serializer for its NULL type): leave it out of the projection",
+                e.getMessage());
     }
 
     /**
@@ -1186,14 +1524,21 @@ class NativeReaderFunctionTest {
     @Test
     void rowLineageColumnsReadAsTheStockReaderComputesThem() {
         Map<String, String> properties = withFormatV3(SMALL_ROW_GROUPS);
-        Table table = new TestTables(dir).create("lineage", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                properties);
+        Table table =
+                new TestTables(dir).create("lineage", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), properties);
         TestTables.append(table, SampleTable.records(0, 1_500));
         List<DataFile> second = TestTables.append(table, SampleTable.records(1_500, 1_000));
-        TestTables.deleteWithVector(table, second.getFirst(), java.util.stream.LongStream.range(0, 1_000)
-                .filter(p -> p % 3 == 0).toArray());
-        Schema lineage = new Schema(List.of(SampleTable.SCHEMA.findField("id"), SampleTable.SCHEMA.findField("score"),
-                MetadataColumns.ROW_ID, MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER));
+        TestTables.deleteWithVector(
+                table,
+                second.getFirst(),
+                java.util.stream.LongStream.range(0, 1_000)
+                        .filter(p -> p % 3 == 0)
+                        .toArray());
+        Schema lineage = new Schema(List.of(
+                SampleTable.SCHEMA.findField("id"),
+                SampleTable.SCHEMA.findField("score"),
+                MetadataColumns.ROW_ID,
+                MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER));
         long nativeRows = NativeSourceCounters.rows();
         assertEquals(0, assertSameAsStock(table, lineage, List.of(), 2));
         assertEquals(0, assertSameAsStock(table, lineage, List.of(Expressions.greaterThan("id", 1_200L)), 1));
@@ -1201,15 +1546,16 @@ class NativeReaderFunctionTest {
         // The ids are the row's position after its file's first row id: distinct across the files.
         java.util.Set<Object> ids = new java.util.HashSet<>();
         for (IcebergSourceSplit split : plan(table, lineage, List.of())) {
-            for (Emitted row : ReadResults.read(strictReader(table, lineage), split, FlinkSchemaUtil.convert(lineage))) {
+            for (Emitted row :
+                    ReadResults.read(strictReader(table, lineage), split, FlinkSchemaUtil.convert(lineage))) {
                 assertTrue(row.values().get(2) != null && row.values().get(3) != null, row.toString());
                 ids.add(row.values().get(2));
             }
         }
         assertEquals(1_500 + 1_000 - 334, ids.size());
 
-        Table v2 = new TestTables(dir).create("lineage_v2", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(Map.of()));
+        Table v2 = new TestTables(dir)
+                .create("lineage_v2", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(Map.of()));
         TestTables.append(v2, SampleTable.records(0, 500));
         assertEquals(0, assertSameAsStock(v2, lineage, List.of(), 1));
     }
@@ -1221,20 +1567,28 @@ class NativeReaderFunctionTest {
      */
     @Test
     void filesWithoutFieldIdsReadByTheTablesNameMapping() {
-        Table table = new TestTables(dir).create("hive", HiveStyleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                withFormatV2(Map.of()));
+        Table table = new TestTables(dir)
+                .create("hive", HiveStyleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(Map.of()));
         HiveStyleTable.mapByName(table);
         HiveStyleTable.addFile(table, 0, 2_000);
         HiveStyleTable.addFile(table, 2_000, 1_500);
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
         long pruned = NativeSourceCounters.rowGroupsPruned();
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "score", "info"),
-                List.of(Expressions.greaterThan("id", 3_000L), Expressions.notNull("score")), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        table.schema().select("id", "score", "info"),
+                        List.of(Expressions.greaterThan("id", 3_000L), Expressions.notNull("score")),
+                        1));
         assertTrue(NativeSourceCounters.rowGroupsPruned() > pruned, "row groups pruned by their mapped statistics");
         // Some of a struct's fields: the column is decoded whole, its fields matched by position, then pruned.
         assertEquals(0, assertSameAsStock(table, table.schema().select("id", "info.zip"), List.of(), 2));
 
-        table.updateSchema().renameColumn("name", "label").addColumn("extra", Types.LongType.get()).commit();
+        table.updateSchema()
+                .renameColumn("name", "label")
+                .addColumn("extra", Types.LongType.get())
+                .commit();
         List<Record> later = new ArrayList<>();
         for (long id = 3_500; id < 4_000; id++) {
             Record r = GenericRecord.create(table.schema());
@@ -1246,8 +1600,13 @@ class NativeReaderFunctionTest {
         }
         TestTables.append(table, later);
         assertEquals(0, assertSameAsStock(table, null, List.of(), 3));
-        assertEquals(0, assertSameAsStock(table, table.schema().select("extra", "label", "tags"),
-                List.of(Expressions.equal("label", "n3")), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        table.schema().select("extra", "label", "tags"),
+                        List.of(Expressions.equal("label", "n3")),
+                        1));
     }
 
     /**
@@ -1256,31 +1615,47 @@ class NativeReaderFunctionTest {
      */
     @Test
     void nameMappedStructsInAnotherOrderTakeTheStockReader() {
-        Schema swapped = new Schema(HiveStyleTable.SCHEMA.columns().stream().map(f -> !f.name().equals("info") ? f
-                : Types.NestedField.optional(4, "info", Types.StructType.of(
-                        Types.NestedField.optional(7, "zip", Types.IntegerType.get()),
-                        Types.NestedField.optional(6, "city", Types.StringType.get())))).toList());
-        Table table = new TestTables(dir).create("hive_swapped", swapped, PartitionSpec.unpartitioned(),
-                withFormatV2(Map.of()));
+        Schema swapped = new Schema(HiveStyleTable.SCHEMA.columns().stream()
+                .map(f -> !f.name().equals("info")
+                        ? f
+                        : Types.NestedField.optional(
+                                4,
+                                "info",
+                                Types.StructType.of(
+                                        Types.NestedField.optional(7, "zip", Types.IntegerType.get()),
+                                        Types.NestedField.optional(6, "city", Types.StringType.get()))))
+                .toList());
+        Table table = new TestTables(dir)
+                .create("hive_swapped", swapped, PartitionSpec.unpartitioned(), withFormatV2(Map.of()));
         HiveStyleTable.mapByName(table);
         HiveStyleTable.addFile(table, 0, 500);
         assertTrue(assertSameAsStock(table, null, List.of(), 1) > 0);
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "score"), List.of(), 1),
+        assertEquals(
+                0,
+                assertSameAsStock(table, table.schema().select("id", "score"), List.of(), 1),
                 "flat columns still read natively");
-        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class, () -> ReadResults.read(
-                strictReader(table), plan(table, null, List.of()).getFirst(), FlinkSchemaUtil.convert(table.schema())));
+        NativeReadRefusedException e = assertThrows(
+                NativeReadRefusedException.class,
+                () -> ReadResults.read(
+                        strictReader(table),
+                        plan(table, null, List.of()).getFirst(),
+                        FlinkSchemaUtil.convert(table.schema())));
         assertTrue(e.getMessage().contains("nested fields are matched by position"), e.getMessage());
     }
 
     /** Without a name mapping Iceberg reads such files by position, which the native reader leaves to it. */
     @Test
     void filesWithoutFieldIdsOrMappingTakeTheStockReader() {
-        Table table = new TestTables(dir).create("hive_unmapped", HiveStyleTable.SCHEMA,
-                PartitionSpec.unpartitioned(), withFormatV2(Map.of()));
+        Table table = new TestTables(dir)
+                .create("hive_unmapped", HiveStyleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV2(Map.of()));
         HiveStyleTable.addFile(table, 0, 500);
         assertTrue(assertSameAsStock(table, null, List.of(), 1) > 0);
-        NativeReadRefusedException e = assertThrows(NativeReadRefusedException.class, () -> ReadResults.read(
-                strictReader(table), plan(table, null, List.of()).getFirst(), FlinkSchemaUtil.convert(table.schema())));
+        NativeReadRefusedException e = assertThrows(
+                NativeReadRefusedException.class,
+                () -> ReadResults.read(
+                        strictReader(table),
+                        plan(table, null, List.of()).getFirst(),
+                        FlinkSchemaUtil.convert(table.schema())));
         assertTrue(e.getMessage().contains("name mapping (schema.name-mapping.default)"), e.getMessage());
     }
 
@@ -1288,34 +1663,54 @@ class NativeReaderFunctionTest {
     void strictRefusesATaskItCannotRead() {
         Table table = new TestTables(dir).create("avro", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
         TestTables.appendAvro(table, SampleTable.records(0, 100));
-        ReaderFunction<RowData> strict = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
-                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withStrict(true));
+        ReaderFunction<RowData> strict = new NativeReaderFunction(
+                table.schema(),
+                null,
+                null,
+                true,
+                table.io(),
+                table.encryption(),
+                List.of(),
+                -1,
+                NativeReadOptions.defaults().withStrict(true));
         IcebergSourceSplit split = plan(table, null, List.of()).getFirst();
-        NativeReadRefusedException e = org.junit.jupiter.api.Assertions.assertThrows(NativeReadRefusedException.class,
+        NativeReadRefusedException e = org.junit.jupiter.api.Assertions.assertThrows(
+                NativeReadRefusedException.class,
                 () -> ReadResults.read(strict, split, FlinkSchemaUtil.convert(table.schema())));
         assertTrue(e.getMessage().contains("it is AVRO"), e.getMessage());
     }
 
     @Test
     void evolvedSchemasReadByFieldId() {
-        Table table = new TestTables(dir).create("evolved", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                SMALL_ROW_GROUPS);
+        Table table = new TestTables(dir)
+                .create("evolved", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), SMALL_ROW_GROUPS);
         TestTables.append(table, SampleTable.records(0, 2_000));
-        table.updateSchema().addColumn("extra", Types.LongType.get()).renameColumn("category", "kind")
-                .deleteColumn("payload").commit();
+        table.updateSchema()
+                .addColumn("extra", Types.LongType.get())
+                .renameColumn("category", "kind")
+                .deleteColumn("payload")
+                .commit();
         List<Record> later = new ArrayList<>();
         for (Record old : SampleTable.records(2_000, 1_000)) {
             Record r = GenericRecord.create(table.schema());
             for (Types.NestedField field : table.schema().columns()) {
-                r.setField(field.name(), field.name().equals("extra") ? (Long) old.getField("id") * 3
-                        : old.getField(field.name().equals("kind") ? "category" : field.name()));
+                r.setField(
+                        field.name(),
+                        field.name().equals("extra")
+                                ? (Long) old.getField("id") * 3
+                                : old.getField(field.name().equals("kind") ? "category" : field.name()));
             }
             later.add(r);
         }
         TestTables.append(table, later);
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
-        assertEquals(0, assertSameAsStock(table, table.schema().select("extra", "kind"),
-                List.of(Expressions.greaterThan("extra", 6_300)), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        table.schema().select("extra", "kind"),
+                        List.of(Expressions.greaterThan("extra", 6_300)),
+                        1));
     }
 
     /**
@@ -1325,32 +1720,52 @@ class NativeReaderFunctionTest {
      */
     @Test
     void evolvedStructsReadByFieldId() {
-        Table table = new TestTables(dir).create("evolved_structs", STRUCTS, PartitionSpec.unpartitioned(),
-                SMALL_ROW_GROUPS);
+        Table table =
+                new TestTables(dir).create("evolved_structs", STRUCTS, PartitionSpec.unpartitioned(), SMALL_ROW_GROUPS);
         TestTables.append(table, structRecords(table.schema(), 0, 1_500));
         TestTables.append(table, structRecords(table.schema(), 1_500, 1_000));
-        table.updateSchema().renameColumn("info.city", "town").moveFirst("info.zip").deleteColumn("info.note")
-                .moveFirst("items.element.qty").commit();
+        table.updateSchema()
+                .renameColumn("info.city", "town")
+                .moveFirst("info.zip")
+                .deleteColumn("info.note")
+                .moveFirst("items.element.qty")
+                .commit();
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "info.zip", "items.element.name"),
-                List.of(Expressions.greaterThan("id", 900L)), 1));
+        assertEquals(
+                0,
+                assertSameAsStock(
+                        table,
+                        table.schema().select("id", "info.zip", "items.element.name"),
+                        List.of(Expressions.greaterThan("id", 900L)),
+                        1));
 
-        table.updateSchema().addColumn("info", "country", Types.StringType.get())
-                .addColumn("items.element", "price", Types.DecimalType.of(9, 2)).commit();
+        table.updateSchema()
+                .addColumn("info", "country", Types.StringType.get())
+                .addColumn("items.element", "price", Types.DecimalType.of(9, 2))
+                .commit();
         assertEquals(0, assertSameAsStock(table, null, List.of(), 2), "files without the new fields read them as null");
-        assertEquals(0, assertSameAsStock(table, table.schema().select("id", "info.country", "info.town"), List.of(),
-                2));
+        assertEquals(
+                0, assertSameAsStock(table, table.schema().select("id", "info.country", "info.town"), List.of(), 2));
     }
 
     /** A struct and a list of structs, for the tests of nested evolution. */
-    private static final Schema STRUCTS = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "info", Types.StructType.of(
-                    Types.NestedField.optional(3, "city", Types.StringType.get()),
-                    Types.NestedField.optional(4, "zip", Types.IntegerType.get()),
-                    Types.NestedField.optional(5, "note", Types.StringType.get()))),
-            Types.NestedField.optional(6, "items", Types.ListType.ofOptional(7, Types.StructType.of(
-                    Types.NestedField.optional(8, "name", Types.StringType.get()),
-                    Types.NestedField.optional(9, "qty", Types.IntegerType.get())))));
+    private static final Schema STRUCTS = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(
+                    2,
+                    "info",
+                    Types.StructType.of(
+                            Types.NestedField.optional(3, "city", Types.StringType.get()),
+                            Types.NestedField.optional(4, "zip", Types.IntegerType.get()),
+                            Types.NestedField.optional(5, "note", Types.StringType.get()))),
+            Types.NestedField.optional(
+                    6,
+                    "items",
+                    Types.ListType.ofOptional(
+                            7,
+                            Types.StructType.of(
+                                    Types.NestedField.optional(8, "name", Types.StringType.get()),
+                                    Types.NestedField.optional(9, "qty", Types.IntegerType.get())))));
 
     private static List<Record> structRecords(Schema schema, long from, int count) {
         Types.StructType info = schema.findType("info").asStructType();

@@ -37,8 +37,12 @@ class NativeReaderMemoryTest {
     Path dir;
 
     private Table table() {
-        Table table = new TestTables(dir).create("memory", SampleTable.SCHEMA, PartitionSpec.unpartitioned(),
-                Map.of("write.parquet.row-group-size-bytes", "8192"));
+        Table table = new TestTables(dir)
+                .create(
+                        "memory",
+                        SampleTable.SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        Map.of("write.parquet.row-group-size-bytes", "8192"));
         TestTables.append(table, SampleTable.records(0, 3_000));
         return table;
     }
@@ -46,15 +50,27 @@ class NativeReaderMemoryTest {
     private static IcebergSourceSplit split(Table table) throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
-            return FlinkSplitPlanner.planIcebergSourceSplits(table, ScanContext.builder().build(), pool).get(0);
+            return FlinkSplitPlanner.planIcebergSourceSplits(
+                            table, ScanContext.builder().build(), pool)
+                    .get(0);
         } finally {
             pool.shutdown();
         }
     }
 
     private static NativeReaderFunction function(Table table, NativeReadOptions options) {
-        return new NativeReaderFunction(table.schema(), null, null, true, table.io(), table.encryption(), List.of(),
-                -1, options.withBatchSize(500).withRowFormat(NativeReadOptions.RowFormat.COLUMNAR).withStrict(true))
+        return new NativeReaderFunction(
+                        table.schema(),
+                        null,
+                        null,
+                        true,
+                        table.io(),
+                        table.encryption(),
+                        List.of(),
+                        -1,
+                        options.withBatchSize(500)
+                                .withRowFormat(NativeReadOptions.RowFormat.COLUMNAR)
+                                .withStrict(true))
                 .named(table.name());
     }
 
@@ -97,7 +113,8 @@ class NativeReaderMemoryTest {
         try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches = reader.apply(split(table))) {
             RecordsWithSplitIds<RecordAndPosition<RowData>> held = batches.next();
             reader.readerClosed();
-            assertTrue(NativeReaderFunction.sourceMemory().children().contains(reader.tracker()),
+            assertTrue(
+                    NativeReaderFunction.sourceMemory().children().contains(reader.tracker()),
                     "Flink still holds a batch of the closed reader: its tracker stays");
             assertEquals(1, reader.tracker().liveArrays());
             held.recycle();
@@ -124,16 +141,21 @@ class NativeReaderMemoryTest {
         }
 
         // Room for the first batch, not for a second one beside it.
-        NativeReaderFunction capped = function(table, NativeReadOptions.defaults().withMaxNativeBytes(firstBatch + 1));
+        NativeReaderFunction capped =
+                function(table, NativeReadOptions.defaults().withMaxNativeBytes(firstBatch + 1));
         capped.registerReader(new MetricListener().getMetricGroup(), 2);
         try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches = capped.apply(split)) {
             RecordsWithSplitIds<RecordAndPosition<RowData>> held = batches.next();
             assertEquals(1, capped.tracker().liveArrays(), "Flink holds the first batch");
             long exported = NativeArrowStats.read().exportedLive();
             Exception e = assertThrows(RuntimeException.class, batches::next);
-            assertTrue(Stream.<Throwable>iterate(e, t -> t != null, Throwable::getCause)
-                    .anyMatch(MemoryLimitExceededException.class::isInstance), "the second batch passed the cap");
-            assertEquals(exported, NativeArrowStats.read().exportedLive(),
+            assertTrue(
+                    Stream.<Throwable>iterate(e, t -> t != null, Throwable::getCause)
+                            .anyMatch(MemoryLimitExceededException.class::isInstance),
+                    "the second batch passed the cap");
+            assertEquals(
+                    exported,
+                    NativeArrowStats.read().exportedLive(),
                     "the library got the refused batch back (it was never the tracker's)");
             assertEquals(1, capped.tracker().liveArrays(), "the held batch is still held");
             assertEquals(firstBatch, capped.tracker().liveBytes());
@@ -148,23 +170,31 @@ class NativeReaderMemoryTest {
     void aReadPastItsCapFailsNamingTheCapAndLeaksNothing() throws Exception {
         Table table = table();
         IcebergSourceSplit split = split(table);
-        NativeReaderFunction capped = function(table, NativeReadOptions.defaults().withMaxNativeBytes(1024));
+        NativeReaderFunction capped =
+                function(table, NativeReadOptions.defaults().withMaxNativeBytes(1024));
         capped.registerReader(new MetricListener().getMetricGroup(), 3);
-        Exception e = assertThrows(RuntimeException.class,
-                () -> ReadResults.read(capped, split, FlinkSchemaUtil.convert(table.schema())));
+        Exception e = assertThrows(
+                RuntimeException.class, () -> ReadResults.read(capped, split, FlinkSchemaUtil.convert(table.schema())));
         MemoryLimitExceededException cause = Stream.<Throwable>iterate(e, t -> t != null, Throwable::getCause)
-                .filter(MemoryLimitExceededException.class::isInstance).map(MemoryLimitExceededException.class::cast)
-                .findFirst().orElseThrow(() -> new AssertionError("not a memory cap failure", e));
-        assertTrue(cause.getMessage().contains("reader of " + table.name() + " (subtask 3) would exceed its native "
-                + "memory cap of 1024 bytes (maxNativeBytes, or 'isthmus.max-native-bytes' in SQL): asked for "),
+                .filter(MemoryLimitExceededException.class::isInstance)
+                .map(MemoryLimitExceededException.class::cast)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("not a memory cap failure", e));
+        assertTrue(
+                cause.getMessage()
+                        .contains(
+                                "reader of " + table.name() + " (subtask 3) would exceed its native "
+                                        + "memory cap of 1024 bytes (maxNativeBytes, or 'isthmus.max-native-bytes' in SQL): asked for "),
                 cause.getMessage());
         assertEquals(1024, cause.limit());
         assertEquals(0, capped.tracker().liveBytes(), "the refused batch was released");
 
         // The same read with room for a batch at a time (the columnar test reader recycles each one).
-        NativeReaderFunction roomy = function(table, NativeReadOptions.defaults().withMaxNativeBytes(4L << 20));
+        NativeReaderFunction roomy =
+                function(table, NativeReadOptions.defaults().withMaxNativeBytes(4L << 20));
         NativeReaderFunction uncapped = function(table, NativeReadOptions.defaults());
-        assertEquals(ReadResults.read(uncapped, split, FlinkSchemaUtil.convert(table.schema())),
+        assertEquals(
+                ReadResults.read(uncapped, split, FlinkSchemaUtil.convert(table.schema())),
                 ReadResults.read(roomy, split, FlinkSchemaUtil.convert(table.schema())));
     }
 }

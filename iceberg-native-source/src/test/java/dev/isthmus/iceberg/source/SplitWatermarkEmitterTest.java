@@ -30,8 +30,14 @@ import org.junit.jupiter.api.Test;
 class SplitWatermarkEmitterTest {
     private static IcebergSourceSplit split(String path) {
         Schema schema = new Schema(Types.NestedField.optional(1, "x", Types.LongType.get()));
-        FileScanTask task = new BaseFileScanTask(DataFiles.builder(PartitionSpec.unpartitioned()).withPath(path)
-                .withFileSizeInBytes(10).withRecordCount(3).build(), new DeleteFile[0], SchemaParser.toJson(schema),
+        FileScanTask task = new BaseFileScanTask(
+                DataFiles.builder(PartitionSpec.unpartitioned())
+                        .withPath(path)
+                        .withFileSizeInBytes(10)
+                        .withRecordCount(3)
+                        .build(),
+                new DeleteFile[0],
+                SchemaParser.toJson(schema),
                 PartitionSpecParser.toJson(PartitionSpec.unpartitioned()),
                 ResidualEvaluator.unpartitioned(Expressions.alwaysTrue()));
         return IcebergSourceSplit.fromCombinedScanTask(new BaseCombinedScanTask(List.of(task)));
@@ -86,7 +92,8 @@ class SplitWatermarkEmitterTest {
         IcebergSourceSplit b = split("/b.parquet");
         IcebergSourceSplit c = split("/c.parquet");
         IcebergSourceSplit aAgain = split("/a.parquet"); // another object with a's id, as after a restore
-        Map<IcebergSourceSplit, Long> watermarks = new IdentityHashMap<>(Map.of(a, 100L, b, 50L, c, 200L, aAgain, 100L));
+        Map<IcebergSourceSplit, Long> watermarks =
+                new IdentityHashMap<>(Map.of(a, 100L, b, 50L, c, 200L, aAgain, 100L));
         SplitWatermarkExtractor extractor = watermarks::get;
         // b's watermark is lower than a's: neither emitter emits it.
         List<IcebergSourceSplit> order = List.of(a, a, a, b, b, c, aAgain, aAgain, c);

@@ -58,8 +58,8 @@ public final class StdoutLogProvider implements SLF4JServiceProvider {
         }
 
         @Override
-        protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] arguments,
-                Throwable throwable) {
+        protected void handleNormalizedLoggingCall(
+                Level level, Marker marker, String pattern, Object[] arguments, Throwable throwable) {
             String message = MessageFormatter.basicArrayFormat(pattern, arguments);
             synchronized (System.out) {
                 System.out.println(PREFIX + level + " " + name + " " + message.replace('\n', ' '));

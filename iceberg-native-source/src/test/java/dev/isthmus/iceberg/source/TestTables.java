@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionKey;
@@ -16,13 +17,12 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.avro.Avro;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
@@ -54,8 +54,8 @@ final class TestTables {
     }
 
     TableLoader loader(String name) {
-        return TableLoader.fromCatalog(CatalogLoader.hadoop("test", conf, Map.of("warehouse", warehouse)),
-                TableIdentifier.of("db", name));
+        return TableLoader.fromCatalog(
+                CatalogLoader.hadoop("test", conf, Map.of("warehouse", warehouse)), TableIdentifier.of("db", name));
     }
 
     /** Appends {@code records} in one snapshot: one data file per partition, with the table's write properties. */
@@ -70,8 +70,8 @@ final class TestTables {
         List<DataFile> files = new ArrayList<>();
         AppendFiles append = table.newAppend();
         for (Map.Entry<StructLike, List<Record>> partition : byPartition.entrySet()) {
-            String location = table.locationProvider().newDataLocation(table.spec(), partition.getKey(),
-                    UUID.randomUUID() + ".parquet");
+            String location = table.locationProvider()
+                    .newDataLocation(table.spec(), partition.getKey(), UUID.randomUUID() + ".parquet");
             DataWriter<Record> writer;
             try {
                 writer = Parquet.writeData(table.io().newOutputFile(location))
@@ -131,8 +131,8 @@ final class TestTables {
      */
     static void deletePositions(Table table, List<DataFile> files, long... positions) {
         DataFile file = files.getFirst();
-        String location = table.locationProvider().newDataLocation(table.spec(), file.partition(),
-                "deletes-" + UUID.randomUUID() + ".parquet");
+        String location = table.locationProvider()
+                .newDataLocation(table.spec(), file.partition(), "deletes-" + UUID.randomUUID() + ".parquet");
         PositionDeleteWriter<Record> writer;
         try {
             writer = Parquet.writeDeletes(table.io().newOutputFile(location))
@@ -162,10 +162,10 @@ final class TestTables {
 
     /** Deletes rows {@code positions} of {@code file} with a deletion vector (format v3), its first. */
     static void deleteWithVector(Table table, DataFile file, long... positions) {
-        String location = table.locationProvider().newDataLocation(table.spec(), file.partition(),
-                "dv-" + UUID.randomUUID() + ".puffin");
-        org.apache.iceberg.deletes.BaseDVFileWriter writer = new org.apache.iceberg.deletes.BaseDVFileWriter(
-                () -> table.io().newOutputFile(location), path -> null);
+        String location = table.locationProvider()
+                .newDataLocation(table.spec(), file.partition(), "dv-" + UUID.randomUUID() + ".puffin");
+        org.apache.iceberg.deletes.BaseDVFileWriter writer =
+                new org.apache.iceberg.deletes.BaseDVFileWriter(() -> table.io().newOutputFile(location), path -> null);
         try (writer) {
             for (long position : positions) {
                 writer.delete(file.location(), position, table.specs().get(file.specId()), file.partition());
@@ -190,18 +190,22 @@ final class TestTables {
      */
     static void deleteEquals(Table table, List<String> equalityFields, List<Record> rows) {
         Schema deleteSchema = table.schema().select(equalityFields);
-        int[] ids = equalityFields.stream().mapToInt(f -> table.schema().findField(f).fieldId()).toArray();
+        int[] ids = equalityFields.stream()
+                .mapToInt(f -> table.schema().findField(f).fieldId())
+                .toArray();
         Map<StructLike, List<Record>> byPartition = new LinkedHashMap<>();
         PartitionKey partitionKey = new PartitionKey(table.spec(), table.schema());
         InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
         for (Record row : rows) {
             partitionKey.partition(wrapper.wrap(row));
-            byPartition.computeIfAbsent(partitionKey.copy(), k -> new ArrayList<>()).add(row);
+            byPartition
+                    .computeIfAbsent(partitionKey.copy(), k -> new ArrayList<>())
+                    .add(row);
         }
         org.apache.iceberg.RowDelta delta = table.newRowDelta();
         for (Map.Entry<StructLike, List<Record>> partition : byPartition.entrySet()) {
-            String location = table.locationProvider().newDataLocation(table.spec(), partition.getKey(),
-                    "eq-deletes-" + UUID.randomUUID() + ".parquet");
+            String location = table.locationProvider()
+                    .newDataLocation(table.spec(), partition.getKey(), "eq-deletes-" + UUID.randomUUID() + ".parquet");
             EqualityDeleteWriter<Record> writer;
             try {
                 writer = Parquet.writeDeletes(table.io().newOutputFile(location))

@@ -33,18 +33,23 @@ public final class UnloadableLibraryReadProbe {
 
     public static void main(String[] args) throws Exception {
         // Iceberg's Java readers and writers must manage without native code too: no JNI codec.
-        Table table = new TestTables(Path.of(args[0])).create("unloadable", SampleTable.SCHEMA,
-                PartitionSpec.unpartitioned(), Map.of("write.parquet.compression-codec", "uncompressed"));
+        Table table = new TestTables(Path.of(args[0]))
+                .create(
+                        "unloadable",
+                        SampleTable.SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        Map.of("write.parquet.compression-codec", "uncompressed"));
         // A split per file: six, so that each subtask falls back for several tasks.
         for (int file = 0; file < 6; file++) {
             TestTables.append(table, SampleTable.records(file * 500L, 500));
         }
         List<IcebergSourceSplit> splits = plan(table);
         RowType type = FlinkSchemaUtil.convert(table.schema());
-        ReaderFunction<RowData> stock = new RowDataReaderFunction(new Configuration(), table.schema(), null, null,
-                true, table.io(), table.encryption(), List.of(), -1);
+        ReaderFunction<RowData> stock = new RowDataReaderFunction(
+                new Configuration(), table.schema(), null, null, true, table.io(), table.encryption(), List.of(), -1);
         System.out.println("splits=" + splits.size());
-        System.out.println("tasks=" + splits.stream().mapToInt(s -> s.task().files().size()).sum());
+        System.out.println("tasks="
+                + splits.stream().mapToInt(s -> s.task().files().size()).sum());
 
         boolean same = true;
         long rows = 0;
@@ -54,9 +59,17 @@ public final class UnloadableLibraryReadProbe {
             long fallbacks = NativeSourceCounters.fallbackTasks();
             for (int subtask = 0; subtask < subtasks; subtask++) {
                 RowFormat format = subtask == 0 ? RowFormat.BINARY : RowFormat.COLUMNAR;
-                NativeReaderFunction function = new NativeReaderFunction(table.schema(), null, null, true,
-                        table.io(), table.encryption(), List.of(), -1,
-                        NativeReadOptions.defaults().withRowFormat(format)).named(table.name());
+                NativeReaderFunction function = new NativeReaderFunction(
+                                table.schema(),
+                                null,
+                                null,
+                                true,
+                                table.io(),
+                                table.encryption(),
+                                List.of(),
+                                -1,
+                                NativeReadOptions.defaults().withRowFormat(format))
+                        .named(table.name());
                 JobMetricGroup group = new JobMetricGroup(job);
                 function.registerReader(group, subtask);
                 for (int i = subtask; i < splits.size(); i += subtasks) {
@@ -75,8 +88,16 @@ public final class UnloadableLibraryReadProbe {
         System.out.println("rows=" + rows);
         System.out.println("gauges=" + new java.util.TreeMap<>(gauges));
 
-        NativeReaderFunction strict = new NativeReaderFunction(table.schema(), null, null, true, table.io(),
-                table.encryption(), List.of(), -1, NativeReadOptions.defaults().withStrict(true));
+        NativeReaderFunction strict = new NativeReaderFunction(
+                table.schema(),
+                null,
+                null,
+                true,
+                table.io(),
+                table.encryption(),
+                List.of(),
+                -1,
+                NativeReadOptions.defaults().withStrict(true));
         strict.registerReader(new JobMetricGroup("job-strict"), 0);
         try {
             ReadResults.read(strict, splits.getFirst(), type);
@@ -88,7 +109,8 @@ public final class UnloadableLibraryReadProbe {
     }
 
     private static List<IcebergSourceSplit> plan(Table table) {
-        ScanContext context = ScanContext.builder().splitSize(20_000L).splitOpenFileCost(1L).build();
+        ScanContext context =
+                ScanContext.builder().splitSize(20_000L).splitOpenFileCost(1L).build();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             return FlinkSplitPlanner.planIcebergSourceSplits(table, context, pool);

@@ -29,22 +29,31 @@ class UnloadableLibraryReadTest {
         assertEquals(2 * 3_000, Long.parseLong(ChildJvm.printed(output, "rows")), output);
         assertEquals(tasks, Long.parseLong(ChildJvm.printed(output, "job-a.fallbackTasks")), output);
         assertEquals(tasks, Long.parseLong(ChildJvm.printed(output, "job-b.fallbackTasks")), output);
-        assertEquals("{isthmus.jvm.allocatedNativeBytes=0, isthmus.jvm.equalityDeleteCacheBytes=0,"
-                + " isthmus.jvm.liveBatches=0, isthmus.jvm.liveNativeBytes=0, isthmus.liveBatches=0,"
-                + " isthmus.liveNativeBytes=0}", ChildJvm.printed(output, "gauges"), output);
+        assertEquals(
+                "{isthmus.jvm.allocatedNativeBytes=0, isthmus.jvm.equalityDeleteCacheBytes=0,"
+                        + " isthmus.jvm.liveBatches=0, isthmus.jvm.liveNativeBytes=0, isthmus.liveBatches=0,"
+                        + " isthmus.liveNativeBytes=0}",
+                ChildJvm.printed(output, "gauges"),
+                output);
 
         List<String> warnings = ChildJvm.logged(output, "WARN", NativeReaderFunction.class);
         assertEquals(2, warnings.size(), "one per job, not per task or subtask:\n" + output);
         assertTrue(warnings.get(0).contains("(job job-a;") && warnings.get(1).contains("(job job-b;"), output);
         for (String warning : warnings) {
-            assertTrue(warning.contains("cannot be read natively: the native library cannot be loaded")
-                    && warning.contains("--enable-native-access=ALL-UNNAMED") && warning.contains("env.java.opts.all")
-                    && warning.contains("Iceberg's stock reader"), warning);
+            assertTrue(
+                    warning.contains("cannot be read natively: the native library cannot be loaded")
+                            && warning.contains("--enable-native-access=ALL-UNNAMED")
+                            && warning.contains("env.java.opts.all")
+                            && warning.contains("Iceberg's stock reader"),
+                    warning);
         }
 
         String strict = ChildJvm.printed(output, "strict");
-        assertTrue(strict.startsWith("strict native read: ") && strict.contains("the native library cannot be loaded")
-                && strict.contains("--enable-native-access=ALL-UNNAMED"), strict);
+        assertTrue(
+                strict.startsWith("strict native read: ")
+                        && strict.contains("the native library cannot be loaded")
+                        && strict.contains("--enable-native-access=ALL-UNNAMED"),
+                strict);
         assertEquals(NativeLibraryException.class.getName(), ChildJvm.printed(output, "strictCause"));
         assertEquals(List.of(), ChildJvm.logged(output, "ERROR", NativeReaderFunction.class), output);
     }

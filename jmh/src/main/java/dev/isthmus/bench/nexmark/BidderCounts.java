@@ -32,10 +32,12 @@ final class BidderCounts {
     /** The fingerprint of q12's output: per bidder, the sum of its windows' counts. */
     static Fingerprint fingerprint(Map<Long, Long> counts) {
         StringBuilder text = new StringBuilder();
-        counts.forEach((bidder, count) -> text.append(bidder).append('=').append(count).append('\n'));
-        String digest = HexFormat.of().formatHex(
-                OutputCheck.sha256().digest(text.toString().getBytes(StandardCharsets.UTF_8)));
-        return new Fingerprint(counts.values().stream().mapToLong(Long::longValue).sum(), digest);
+        counts.forEach(
+                (bidder, count) -> text.append(bidder).append('=').append(count).append('\n'));
+        String digest = HexFormat.of()
+                .formatHex(OutputCheck.sha256().digest(text.toString().getBytes(StandardCharsets.UTF_8)));
+        return new Fingerprint(
+                counts.values().stream().mapToLong(Long::longValue).sum(), digest);
     }
 
     /** Per bidder, the sum of q12's {@code bid_count}. */
@@ -77,7 +79,8 @@ final class BidderCounts {
         Map<Long, Long> counts = new TreeMap<>();
         table.refresh();
         String[] columns = countColumn == null ? new String[] {"bidder"} : new String[] {"bidder", countColumn};
-        try (CloseableIterable<Record> rows = IcebergGenerics.read(table).select(columns).build()) {
+        try (CloseableIterable<Record> rows =
+                IcebergGenerics.read(table).select(columns).build()) {
             for (Record row : rows) {
                 long n = countColumn == null ? 1 : ((Number) row.getField(countColumn)).longValue();
                 counts.merge((Long) row.getField("bidder"), n, Long::sum);

@@ -75,15 +75,23 @@ final class InputTables {
             optional(7, "extra", Types.StringType.get()));
     /** The benchmark's Parquet settings, for the input tables and the runs' output tables alike. */
     static final Map<String, String> TABLE_PROPERTIES = Map.of(
-            TableProperties.FORMAT_VERSION, "2",
-            TableProperties.PARQUET_COMPRESSION, "zstd",
-            TableProperties.PARQUET_COMPRESSION_LEVEL, "3",
-            TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, String.valueOf(128 << 20),
-            TableProperties.PARQUET_PAGE_SIZE_BYTES, String.valueOf(1 << 20),
-            TableProperties.PARQUET_DICT_SIZE_BYTES, String.valueOf(2 << 20));
+            TableProperties.FORMAT_VERSION,
+            "2",
+            TableProperties.PARQUET_COMPRESSION,
+            "zstd",
+            TableProperties.PARQUET_COMPRESSION_LEVEL,
+            "3",
+            TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES,
+            String.valueOf(128 << 20),
+            TableProperties.PARQUET_PAGE_SIZE_BYTES,
+            String.valueOf(1 << 20),
+            TableProperties.PARQUET_DICT_SIZE_BYTES,
+            String.valueOf(2 << 20));
+
     static final int BUCKETS = 4;
     /** The tables, in the order of {@link #SCHEMAS}. */
     static final List<String> NAMES = List.of("person", "auction", "bid");
+
     private static final List<Schema> SCHEMAS = List.of(PERSON_SCHEMA, AUCTION_SCHEMA, BID_SCHEMA);
     /** Bids go by auction, so that each auction's bids of a stripe sit in one file, in event order. */
     private static final List<String> BUCKET_COLUMNS = List.of("id", "id", "auction");
@@ -102,12 +110,17 @@ final class InputTables {
      * of this config, otherwise dropped (with their files) and written again. Prints one line per table.
      */
     public static void prepare(Catalog catalog, Namespace namespace, NexmarkConfig config) {
-        List<TableIdentifier> ids = NAMES.stream().map(name -> TableIdentifier.of(namespace, name)).toList();
+        List<TableIdentifier> ids =
+                NAMES.stream().map(name -> TableIdentifier.of(namespace, name)).toList();
         Map<String, String> recorded = recorded(config);
         if (ids.stream().allMatch(id -> reusable(catalog, id, recorded))) {
             for (TableIdentifier id : ids) {
-                System.out.printf(Locale.ROOT, "nexmark: kept %s, %s rows of %s%n", id,
-                        catalog.loadTable(id).currentSnapshot().summary().get("total-records"), config);
+                System.out.printf(
+                        Locale.ROOT,
+                        "nexmark: kept %s, %s rows of %s%n",
+                        id,
+                        catalog.loadTable(id).currentSnapshot().summary().get("total-records"),
+                        config);
             }
             return;
         }
@@ -122,7 +135,9 @@ final class InputTables {
             catalog.dropTable(ids.get(t), true);
             Schema schema = SCHEMAS.get(t);
             tables.add(catalog.buildTable(ids.get(t), schema)
-                    .withPartitionSpec(PartitionSpec.builderFor(schema).bucket(BUCKET_COLUMNS.get(t), BUCKETS).build())
+                    .withPartitionSpec(PartitionSpec.builderFor(schema)
+                            .bucket(BUCKET_COLUMNS.get(t), BUCKETS)
+                            .build())
                     .withProperties(properties)
                     .create());
         }
@@ -133,9 +148,10 @@ final class InputTables {
                 int stripe = k;
                 NexmarkGenerator.Stripe rows = generator.stripe(k);
                 CompletableFuture.allOf(
-                        CompletableFuture.runAsync(() -> append(tables.get(0), stripe, rows.people()), pool),
-                        CompletableFuture.runAsync(() -> append(tables.get(1), stripe, rows.auctions()), pool),
-                        CompletableFuture.runAsync(() -> append(tables.get(2), stripe, rows.bids()), pool)).join();
+                                CompletableFuture.runAsync(() -> append(tables.get(0), stripe, rows.people()), pool),
+                                CompletableFuture.runAsync(() -> append(tables.get(1), stripe, rows.auctions()), pool),
+                                CompletableFuture.runAsync(() -> append(tables.get(2), stripe, rows.bids()), pool))
+                        .join();
             }
         }
         for (Table table : tables) {
@@ -143,9 +159,14 @@ final class InputTables {
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         for (int t = 0; t < ids.size(); t++) {
-            System.out.printf(Locale.ROOT, "nexmark: wrote %s, %s rows in %d commits of %s (all three in %,d ms)%n",
-                    ids.get(t), tables.get(t).currentSnapshot().summary().get("total-records"), config.stripes(),
-                    config, millis);
+            System.out.printf(
+                    Locale.ROOT,
+                    "nexmark: wrote %s, %s rows in %d commits of %s (all three in %,d ms)%n",
+                    ids.get(t),
+                    tables.get(t).currentSnapshot().summary().get("total-records"),
+                    config.stripes(),
+                    config,
+                    millis);
         }
     }
 
@@ -188,7 +209,9 @@ final class InputTables {
         // A fixed operation id makes the file names, like the rows, a function of the config (hence
         // also overwrite: an interrupted run may have left files of these names behind).
         OutputFileFactory files = OutputFileFactory.builderFor(table, stripe, 0)
-                .format(FileFormat.PARQUET).operationId("nexmark").build();
+                .format(FileFormat.PARQUET)
+                .operationId("nexmark")
+                .build();
         AppendFiles append = table.newAppend();
         for (int b = 0; b < BUCKETS; b++) {
             if (partitions[b] != null) {

@@ -24,8 +24,14 @@ import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
  * its close ({@link StalledFetchers}), which holds its task, and the checkpoints, for the close's
  * timeout.
  */
-record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<Checkpoint> checkpoints,
-        long lastDataFile, long finished, int stalledFetchers) {
+record JobTimeline(
+        long running,
+        long tasksRunning,
+        List<Phase> vertices,
+        List<Checkpoint> checkpoints,
+        long lastDataFile,
+        long finished,
+        int stalledFetchers) {
     /** An operator chain and when its last subtask finished. */
     record Phase(String name, long finished) {}
 
@@ -45,24 +51,32 @@ record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<C
         for (AccessExecutionJobVertex vertex : graph.getVerticesTopologically()) {
             long finished = -1;
             for (AccessExecutionVertex task : vertex.getTaskVertices()) {
-                tasksRunning = Math.max(tasksRunning, since(submittedAt, task.getStateTimestamp(ExecutionState.RUNNING)));
+                tasksRunning =
+                        Math.max(tasksRunning, since(submittedAt, task.getStateTimestamp(ExecutionState.RUNNING)));
                 finished = Math.max(finished, since(submittedAt, task.getStateTimestamp(ExecutionState.FINISHED)));
             }
             vertices.add(new Phase(vertex.getName(), finished));
         }
         List<Checkpoint> checkpoints = new ArrayList<>();
         if (graph.getCheckpointStatsSnapshot() != null) {
-            for (AbstractCheckpointStats stats : graph.getCheckpointStatsSnapshot().getHistory().getCheckpoints()) {
+            for (AbstractCheckpointStats stats :
+                    graph.getCheckpointStatsSnapshot().getHistory().getCheckpoints()) {
                 if (stats.getStatus() == CheckpointStatsStatus.COMPLETED) {
-                    checkpoints.add(new Checkpoint(since(submittedAt, stats.getTriggerTimestamp()),
+                    checkpoints.add(new Checkpoint(
+                            since(submittedAt, stats.getTriggerTimestamp()),
                             since(submittedAt, stats.getLatestAckTimestamp())));
                 }
             }
         }
         checkpoints.sort(Comparator.comparingLong(Checkpoint::triggered));
-        return new JobTimeline(since(submittedAt, graph.getStatusTimestamp(JobStatus.RUNNING)), tasksRunning,
-                List.copyOf(vertices), List.copyOf(checkpoints), since(submittedAt, lastDataFileAt),
-                since(submittedAt, graph.getStatusTimestamp(JobStatus.FINISHED)), stalledFetchers);
+        return new JobTimeline(
+                since(submittedAt, graph.getStatusTimestamp(JobStatus.RUNNING)),
+                tasksRunning,
+                List.copyOf(vertices),
+                List.copyOf(checkpoints),
+                since(submittedAt, lastDataFileAt),
+                since(submittedAt, graph.getStatusTimestamp(JobStatus.FINISHED)),
+                stalledFetchers);
     }
 
     private static long since(long origin, long timestamp) {
@@ -76,13 +90,22 @@ record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<C
 
     /** One line for the terminal. */
     String summary() {
-        String chains = vertices.stream().map(v -> shortName(v.name()) + " " + v.finished())
+        String chains = vertices.stream()
+                .map(v -> shortName(v.name()) + " " + v.finished())
                 .collect(Collectors.joining(", "));
-        String marks = checkpoints.stream().map(c -> c.triggered() + "-" + c.completed())
+        String marks = checkpoints.stream()
+                .map(c -> c.triggered() + "-" + c.completed())
                 .collect(Collectors.joining(", "));
-        return String.format(Locale.ROOT, "running %d, tasks running %d; last data file %d; checkpoints %s;"
-                + " finished: %s; job %d%s", running, tasksRunning, lastDataFile, marks.isEmpty() ? "none" : marks, chains,
-                finished, stalledFetchers == 0 ? "" : "; " + stalledFetchers + " source fetchers stalled at close");
+        return String.format(
+                Locale.ROOT,
+                "running %d, tasks running %d; last data file %d; checkpoints %s;" + " finished: %s; job %d%s",
+                running,
+                tasksRunning,
+                lastDataFile,
+                marks.isEmpty() ? "none" : marks,
+                chains,
+                finished,
+                stalledFetchers == 0 ? "" : "; " + stalledFetchers + " source fetchers stalled at close");
     }
 
     /** The rows of the timeline CSV, one per mark, each prefixed with the run's key. */
@@ -94,8 +117,10 @@ record JobTimeline(long running, long tasksRunning, List<Phase> vertices, List<C
             rows.add(key + ",vertex_finished,\"" + vertex.name().replace("\"", "'") + "\"," + vertex.finished());
         }
         for (int i = 0; i < checkpoints.size(); i++) {
-            rows.add(key + ",checkpoint_triggered," + (i + 1) + "," + checkpoints.get(i).triggered());
-            rows.add(key + ",checkpoint_completed," + (i + 1) + "," + checkpoints.get(i).completed());
+            rows.add(key + ",checkpoint_triggered," + (i + 1) + ","
+                    + checkpoints.get(i).triggered());
+            rows.add(key + ",checkpoint_completed," + (i + 1) + ","
+                    + checkpoints.get(i).completed());
         }
         rows.add(key + ",last_data_file,," + lastDataFile);
         rows.add(key + ",job_finished,," + finished);

@@ -9,12 +9,18 @@ import dev.isthmus.iceberg.source.NativeSourceCounters;
  */
 record NativeCounters(long nativeTasks, long fallbackTasks, long rows, long sinkFallbacks) {
     static NativeCounters now() {
-        return new NativeCounters(NativeSourceCounters.nativeTasks(), NativeSourceCounters.fallbackTasks(),
-                NativeSourceCounters.rows(), NativeDataFiles.fallbacks());
+        return new NativeCounters(
+                NativeSourceCounters.nativeTasks(),
+                NativeSourceCounters.fallbackTasks(),
+                NativeSourceCounters.rows(),
+                NativeDataFiles.fallbacks());
     }
 
     NativeCounters since(NativeCounters before) {
-        return new NativeCounters(nativeTasks - before.nativeTasks, fallbackTasks - before.fallbackTasks,
-                rows - before.rows, sinkFallbacks - before.sinkFallbacks);
+        return new NativeCounters(
+                nativeTasks - before.nativeTasks,
+                fallbackTasks - before.fallbackTasks,
+                rows - before.rows,
+                sinkFallbacks - before.sinkFallbacks);
     }
 }

@@ -27,8 +27,14 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
  */
 public final class Nexmark {
     /** The options of {@code ci/nexmark.sh}. */
-    record Options(NexmarkConfig config, List<NexmarkQuery> queries, List<Mode> modes, int parallelism, int pairs,
-            Path warehouse, Path results) {
+    record Options(
+            NexmarkConfig config,
+            List<NexmarkQuery> queries,
+            List<Mode> modes,
+            int parallelism,
+            int pairs,
+            Path warehouse,
+            Path results) {
         private static final Set<String> KNOWN =
                 Set.of("events", "seed", "queries", "modes", "parallelism", "pairs", "warehouse", "results");
 
@@ -46,18 +52,24 @@ public final class Nexmark {
                 }
             }
             NexmarkConfig defaults = NexmarkConfig.defaults();
-            NexmarkConfig config = defaults
-                    .withEvents(Long.parseLong(given.getOrDefault("events", Long.toString(defaults.events()))))
+            NexmarkConfig config = defaults.withEvents(
+                            Long.parseLong(given.getOrDefault("events", Long.toString(defaults.events()))))
                     .withSeed(Long.parseLong(given.getOrDefault("seed", Long.toString(defaults.seed()))));
             int parallelism = Integer.parseInt(given.getOrDefault("parallelism", "2"));
             int pairs = Integer.parseInt(given.getOrDefault("pairs", "3"));
             if (parallelism < 1 || pairs < 1) {
                 throw new IllegalArgumentException("--parallelism and --pairs must be at least 1");
             }
-            return new Options(config, NexmarkQuery.parse(given.getOrDefault("queries", "all")),
-                    Mode.parseList(given.getOrDefault("modes", Mode.DEFAULT.toString())), parallelism, pairs,
-                    Path.of(given.getOrDefault("warehouse", "/tmp/isthmus-nexmark")).toAbsolutePath(),
-                    Path.of(given.getOrDefault("results", defaultResults(config, parallelism))).toAbsolutePath());
+            return new Options(
+                    config,
+                    NexmarkQuery.parse(given.getOrDefault("queries", "all")),
+                    Mode.parseList(given.getOrDefault("modes", Mode.DEFAULT.toString())),
+                    parallelism,
+                    pairs,
+                    Path.of(given.getOrDefault("warehouse", "/tmp/isthmus-nexmark"))
+                            .toAbsolutePath(),
+                    Path.of(given.getOrDefault("results", defaultResults(config, parallelism)))
+                            .toAbsolutePath());
         }
 
         /** Runs of another size, parallelism or seed never share a file, so never a median. */
@@ -74,11 +86,12 @@ public final class Nexmark {
 
     Nexmark(MiniCluster cluster, Path warehouse, NexmarkConfig config, int parallelism) throws IOException {
         this.config = config;
-        this.catalog = new HadoopCatalog(new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString());
+        this.catalog = new HadoopCatalog(
+                new org.apache.hadoop.conf.Configuration(), warehouse.toUri().toString());
         Path checkpoints = warehouse.resolve("checkpoints");
         Files.createDirectories(checkpoints);
-        this.runs = new QueryRun(cluster, catalog, new QueryRun.Settings(parallelism, warehouse, checkpoints,
-                config.bids()));
+        this.runs = new QueryRun(
+                cluster, catalog, new QueryRun.Settings(parallelism, warehouse, checkpoints, config.bids()));
     }
 
     /** Writes the input tables unless the warehouse already holds them for this configuration. */
@@ -92,7 +105,10 @@ public final class Nexmark {
         // RocksDB's memory is managed memory, shared by the slots.
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.ofMebiBytes(1024));
         MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build());
+                .setConfiguration(conf)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(slots)
+                .build());
         cluster.start();
         return cluster;
     }
@@ -118,12 +134,34 @@ public final class Nexmark {
                 System.out.println("nexmark: " + query.id() + " " + leg + " " + reason);
                 catalog.dropTable(id, true);
                 digests.put(leg, leg.name());
-                byLeg.put(leg, new Observation(mode, query, pair, leg, position, -1, -1, "-", false, reason, 0, 0, 0,
-                        0, 0, JobTimeline.UNKNOWN));
+                byLeg.put(
+                        leg,
+                        new Observation(
+                                mode,
+                                query,
+                                pair,
+                                leg,
+                                position,
+                                -1,
+                                -1,
+                                "-",
+                                false,
+                                reason,
+                                0,
+                                0,
+                                0,
+                                0,
+                                0,
+                                JobTimeline.UNKNOWN));
                 continue;
             }
-            System.out.printf(Locale.ROOT, "nexmark: timed %s %s %d-%d; %s%n", query.id(),
-                    leg.name().toLowerCase(Locale.ROOT), run.startedAt(), run.startedAt() + run.millis(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "nexmark: timed %s %s %d-%d; %s%n",
+                    query.id(),
+                    leg.name().toLowerCase(Locale.ROOT),
+                    run.startedAt(),
+                    run.startedAt() + run.millis(),
                     run.timeline().summary());
             Table output = run.output();
             OutputCheck.Files files = OutputCheck.files(output);
@@ -138,10 +176,25 @@ public final class Nexmark {
             }
             digests.put(leg, fingerprint.digest());
             outputs.put(leg, output);
-            byLeg.put(leg, new Observation(mode, query, pair, leg, position, run.millis(), fingerprint.rows(),
-                    fingerprint.digest().substring(0, 16), false, failed.isEmpty() ? "ok" : String.join("; ", failed),
-                    files.dataFiles(), files.dataBytes(), files.deleteFiles(), run.counters().nativeTasks(),
-                    run.counters().fallbackTasks(), run.timeline()));
+            byLeg.put(
+                    leg,
+                    new Observation(
+                            mode,
+                            query,
+                            pair,
+                            leg,
+                            position,
+                            run.millis(),
+                            fingerprint.rows(),
+                            fingerprint.digest().substring(0, 16),
+                            false,
+                            failed.isEmpty() ? "ok" : String.join("; ", failed),
+                            files.dataFiles(),
+                            files.dataBytes(),
+                            files.deleteFiles(),
+                            run.counters().nativeTasks(),
+                            run.counters().fallbackTasks(),
+                            run.timeline()));
         }
         boolean parity = digests.values().stream().distinct().count() == 1;
         if (!parity && !query.processingTime() && outputs.size() == 2) {
@@ -149,8 +202,8 @@ public final class Nexmark {
                     + OutputCheck.difference(outputs.get(Leg.STOCK), outputs.get(Leg.NATIVE), 5));
         }
         for (Leg leg : outputs.keySet()) {
-            catalog.dropTable(TableIdentifier.of(QueryRun.OUTPUT, query.id() + "_" + leg.shortName() + "_" + pair),
-                    true);
+            catalog.dropTable(
+                    TableIdentifier.of(QueryRun.OUTPUT, query.id() + "_" + leg.shortName() + "_" + pair), true);
         }
         List<Observation> observations = new ArrayList<>();
         for (Leg leg : order) {
@@ -166,11 +219,21 @@ public final class Nexmark {
     List<Observation> cell(NexmarkQuery query, Mode mode, int pairs) throws Exception {
         List<Observation> observations = new ArrayList<>();
         for (int pair = 0; pair <= pairs; pair++) {
-            List<Leg> order = pair % 2 == 0 && pair > 0 ? List.of(Leg.NATIVE, Leg.STOCK) : List.of(Leg.STOCK, Leg.NATIVE);
+            List<Leg> order =
+                    pair % 2 == 0 && pair > 0 ? List.of(Leg.NATIVE, Leg.STOCK) : List.of(Leg.STOCK, Leg.NATIVE);
             for (Observation o : pair(query, mode, pair, order)) {
-                System.out.printf(Locale.ROOT, "nexmark: %s %s pair %d %-6s %7d ms %9d rows %s parity %s proof %s%n",
-                        mode, query.id(), pair, o.leg().name().toLowerCase(Locale.ROOT), o.millis(), o.rows(),
-                        o.digest(), o.parity() ? "pass" : "FAIL", o.proof());
+                System.out.printf(
+                        Locale.ROOT,
+                        "nexmark: %s %s pair %d %-6s %7d ms %9d rows %s parity %s proof %s%n",
+                        mode,
+                        query.id(),
+                        pair,
+                        o.leg().name().toLowerCase(Locale.ROOT),
+                        o.millis(),
+                        o.rows(),
+                        o.digest(),
+                        o.parity() ? "pass" : "FAIL",
+                        o.proof());
                 observations.add(o);
             }
         }
@@ -196,9 +259,18 @@ public final class Nexmark {
         Options options = Options.parse(args);
         NexmarkConfig config = options.config();
         ResultsFile results = new ResultsFile(options.results());
-        System.out.printf(Locale.ROOT, "nexmark: %d events (seed %d), queries %s, modes %s, parallelism %d,"
-                + " %d pairs; warehouse %s; results %s%n", config.events(), config.seed(), options.queries(),
-                options.modes(), options.parallelism(), options.pairs(), options.warehouse(), options.results());
+        System.out.printf(
+                Locale.ROOT,
+                "nexmark: %d events (seed %d), queries %s, modes %s, parallelism %d,"
+                        + " %d pairs; warehouse %s; results %s%n",
+                config.events(),
+                config.seed(),
+                options.queries(),
+                options.modes(),
+                options.parallelism(),
+                options.pairs(),
+                options.warehouse(),
+                options.results());
         Set<String> done = results.completedCells();
         try (MiniCluster cluster = startCluster(options.parallelism())) {
             Nexmark nexmark = new Nexmark(cluster, options.warehouse(), config, options.parallelism());

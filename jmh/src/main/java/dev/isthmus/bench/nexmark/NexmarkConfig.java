@@ -21,6 +21,7 @@ import java.time.Instant;
 record NexmarkConfig(long events, long seed, int eventsPerSecond, long baseTimeMillis, int stripeEvents) {
     /** Events per epoch of the mix: 1 person, then 3 auctions, then 46 bids. */
     static final int EPOCH = 50;
+
     static final int AUCTIONS_PER_EPOCH = 3;
     /** Keeps {@code n * 1000} and the auction horizon's look-ahead far from overflow. */
     static final long MAX_EVENTS = 1L << 40;
@@ -41,8 +42,8 @@ record NexmarkConfig(long events, long seed, int eventsPerSecond, long baseTimeM
                     + " events/s does not span a whole number of milliseconds, so stripes would share one");
         }
         if ((events + stripeEvents - 1) / stripeEvents > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("more than " + Integer.MAX_VALUE + " stripes of " + stripeEvents
-                    + " events: " + events);
+            throw new IllegalArgumentException(
+                    "more than " + Integer.MAX_VALUE + " stripes of " + stripeEvents + " events: " + events);
         }
     }
 
@@ -51,7 +52,8 @@ record NexmarkConfig(long events, long seed, int eventsPerSecond, long baseTimeM
      * in 40 stripes of 50,000 events.
      */
     public static NexmarkConfig defaults() {
-        return new NexmarkConfig(2_000_000, 42, 10_000, Instant.parse("2026-01-01T00:00:00Z").toEpochMilli(), 50_000);
+        return new NexmarkConfig(
+                2_000_000, 42, 10_000, Instant.parse("2026-01-01T00:00:00Z").toEpochMilli(), 50_000);
     }
 
     public NexmarkConfig withEvents(long n) {

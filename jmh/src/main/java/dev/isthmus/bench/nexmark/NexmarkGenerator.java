@@ -34,10 +34,12 @@ final class NexmarkGenerator {
     private static final int ACTIVE_PEOPLE = 1000;
     /** Cold auctions are drawn among the newest this many, plus {@link #ID_LEAD} not yet created. */
     private static final int IN_FLIGHT_AUCTIONS = 100;
+
     private static final int ID_LEAD = 10;
     /** An auction lasts on average as long as it takes to create {@link #IN_FLIGHT_AUCTIONS} more. */
-    private static final long HORIZON_EVENTS = (long) IN_FLIGHT_AUCTIONS * NexmarkConfig.EPOCH
-            / NexmarkConfig.AUCTIONS_PER_EPOCH;
+    private static final long HORIZON_EVENTS =
+            (long) IN_FLIGHT_AUCTIONS * NexmarkConfig.EPOCH / NexmarkConfig.AUCTIONS_PER_EPOCH;
+
     private static final int PERSON_BYTES = 200;
     private static final int AUCTION_BYTES = 500;
     private static final int BID_BYTES = 100;
@@ -46,12 +48,15 @@ final class NexmarkGenerator {
 
     private static final String[] HOT_CHANNELS = {"Google", "Facebook", "Baidu", "Apple"};
     private static final String[] STATES = {"AZ", "CA", "ID", "OR", "WA", "WY"};
-    private static final String[] CITIES = {"Phoenix", "Los Angeles", "San Francisco", "Boise", "Portland", "Bend",
-        "Redmond", "Seattle", "Kent", "Cheyenne"};
-    private static final String[] FIRST_NAMES = {"Peter", "Paul", "Luke", "John", "Saul", "Vicky", "Kate", "Julie",
-        "Sarah", "Deiter", "Walter"};
-    private static final String[] LAST_NAMES = {"Shultz", "Abrams", "Spencer", "White", "Bartels", "Walton", "Smith",
-        "Jones", "Noris"};
+    private static final String[] CITIES = {
+        "Phoenix", "Los Angeles", "San Francisco", "Boise", "Portland", "Bend", "Redmond", "Seattle", "Kent", "Cheyenne"
+    };
+    private static final String[] FIRST_NAMES = {
+        "Peter", "Paul", "Luke", "John", "Saul", "Vicky", "Kate", "Julie", "Sarah", "Deiter", "Walter"
+    };
+    private static final String[] LAST_NAMES = {
+        "Shultz", "Abrams", "Spencer", "White", "Bartels", "Walton", "Smith", "Jones", "Noris"
+    };
 
     /** One stripe's records of each table, each list in event order. */
     record Stripe(int index, List<Record> people, List<Record> auctions, List<Record> bids) {}
@@ -95,7 +100,10 @@ final class NexmarkGenerator {
         long end = Math.min(first + config.stripeEvents(), config.events());
         int epochs = (int) ((end - first) / NexmarkConfig.EPOCH) + 1;
         int auctions = NexmarkConfig.AUCTIONS_PER_EPOCH;
-        Stripe stripe = new Stripe(index, new ArrayList<>(epochs), new ArrayList<>(epochs * auctions),
+        Stripe stripe = new Stripe(
+                index,
+                new ArrayList<>(epochs),
+                new ArrayList<>(epochs * auctions),
                 new ArrayList<>(epochs * (NexmarkConfig.EPOCH - 1 - auctions)));
         SplitMix64 random = new SplitMix64(streamSeed(config.seed(), index + 1L));
         for (long n = first; n < end; n++) {
@@ -114,8 +122,8 @@ final class NexmarkGenerator {
     }
 
     private Record person(long n, LocalDateTime time, SplitMix64 random) {
-        String name = FIRST_NAMES[random.nextInt(FIRST_NAMES.length)] + " "
-                + LAST_NAMES[random.nextInt(LAST_NAMES.length)];
+        String name =
+                FIRST_NAMES[random.nextInt(FIRST_NAMES.length)] + " " + LAST_NAMES[random.nextInt(LAST_NAMES.length)];
         String email = string(random, 7, ' ') + "@" + string(random, 5, ' ') + ".com";
         StringBuilder card = new StringBuilder(19);
         for (int i = 0; i < 4; i++) {
@@ -198,7 +206,8 @@ final class NexmarkGenerator {
     private static long lastAuction(long n) {
         long slot = n % NexmarkConfig.EPOCH;
         return n / NexmarkConfig.EPOCH * NexmarkConfig.AUCTIONS_PER_EPOCH
-                + Math.min(slot, NexmarkConfig.AUCTIONS_PER_EPOCH) - 1;
+                + Math.min(slot, NexmarkConfig.AUCTIONS_PER_EPOCH)
+                - 1;
     }
 
     private static long coldAuction(long n, SplitMix64 random) {
@@ -215,8 +224,8 @@ final class NexmarkGenerator {
 
     /** Iceberg's value of a {@code timestamp} (without zone) column, read as UTC. */
     private static LocalDateTime time(long millis) {
-        return LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000), Math.floorMod(millis, 1000) * 1_000_000,
-                ZoneOffset.UTC);
+        return LocalDateTime.ofEpochSecond(
+                Math.floorDiv(millis, 1000), Math.floorMod(millis, 1000) * 1_000_000, ZoneOffset.UTC);
     }
 
     /** Log-uniform cents from 100 to 10^8; StrictMath, because Math.pow may differ by a JVM's intrinsics. */

@@ -89,7 +89,8 @@ enum NexmarkQuery {
         String resource = "nexmark/" + id() + ".sql";
         try (InputStream in = NexmarkQuery.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("The SQL of Nexmark " + id() + ", " + resource + ", is not on the classpath");
+                throw new IllegalStateException(
+                        "The SQL of Nexmark " + id() + ", " + resource + ", is not on the classpath");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -77,7 +77,9 @@ final class OutputCheck {
      * the row's position in its file to the records it returns, which differs between writers.
      */
     private static List<String> columns(Table table) {
-        return table.schema().columns().stream().map(org.apache.iceberg.types.Types.NestedField::name).toList();
+        return table.schema().columns().stream()
+                .map(org.apache.iceberg.types.Types.NestedField::name)
+                .toList();
     }
 
     /** Type-tagged, so that a string "1" and a long 1 differ; a decimal keeps its scale. */
@@ -126,7 +128,11 @@ final class OutputCheck {
     }
 
     /** The output's files by the {@code created_by} of their footers. */
-    record Files(Map<String, Integer> dataWriters, Map<String, Integer> deleteWriters, int dataFiles, long dataBytes,
+    record Files(
+            Map<String, Integer> dataWriters,
+            Map<String, Integer> deleteWriters,
+            int dataFiles,
+            long dataBytes,
             int deleteFiles) {
         boolean allDataBy(String writerPrefix) {
             return dataWriters.keySet().stream().allMatch(w -> w.startsWith(writerPrefix));
@@ -157,7 +163,10 @@ final class OutputCheck {
                 if (!"file".equals(location.getScheme())) {
                     return -1;
                 }
-                last = Math.max(last, java.nio.file.Files.getLastModifiedTime(Path.of(location)).toMillis());
+                last = Math.max(
+                        last,
+                        java.nio.file.Files.getLastModifiedTime(Path.of(location))
+                                .toMillis());
             }
         } catch (IOException e) {
             throw new UncheckedIOException("planning " + table.name(), e);

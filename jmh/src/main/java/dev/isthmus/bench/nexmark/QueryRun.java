@@ -38,12 +38,15 @@ final class QueryRun {
     static final Namespace INPUT = Namespace.of("nexmark");
     /** Where the runs' output tables go. */
     static final Namespace OUTPUT = Namespace.of("nexmark_out");
+
     private static final long MIB = 1024 * 1024;
 
     private static final Map<String, String> VIEWS = Map.of(
-            "person", "SELECT id, name, emailAddress, creditCard, city, state, rowtime AS `dateTime`, extra FROM person_src",
-            "auction", "SELECT id, itemName, description, initialBid, reserve, rowtime AS `dateTime`,"
-                    + " CAST(expires AS TIMESTAMP(3)) AS expires, seller, category, extra FROM auction_src",
+            "person",
+                    "SELECT id, name, emailAddress, creditCard, city, state, rowtime AS `dateTime`, extra FROM person_src",
+            "auction",
+                    "SELECT id, itemName, description, initialBid, reserve, rowtime AS `dateTime`,"
+                            + " CAST(expires AS TIMESTAMP(3)) AS expires, seller, category, extra FROM auction_src",
             "bid", "SELECT auction, bidder, price, channel, url, rowtime AS `dateTime`, extra FROM bid_src");
     /** Longer than any query takes here; a run that takes longer has hung. */
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(30);
@@ -56,7 +59,12 @@ final class QueryRun {
      * time starts at, for matching profiles to runs, and {@code timeline} is Flink's record of
      * the job from then on.
      */
-    record Result(Table output, long startedAt, long millis, String executionPlan, NativeCounters counters,
+    record Result(
+            Table output,
+            long startedAt,
+            long millis,
+            String executionPlan,
+            NativeCounters counters,
             JobTimeline timeline) {}
 
     private final MiniCluster cluster;
@@ -73,10 +81,13 @@ final class QueryRun {
         StreamTableEnvironment sql = environment(mode);
         String warehouse = settings.warehouse().toUri().toString();
         sql.executeSql("CREATE CATALOG " + leg.catalog() + " WITH ('type'='" + leg.catalogType()
-                + "', 'catalog-type'='hadoop', 'warehouse'='" + warehouse + "'" + leg.strictOption() + ")").await();
+                        + "', 'catalog-type'='hadoop', 'warehouse'='" + warehouse + "'" + leg.strictOption() + ")")
+                .await();
         for (String input : InputTables.NAMES) {
-            sql.executeSql(sourceTable(input, leg, warehouse, query.processingTime())).await();
-            sql.executeSql("CREATE TEMPORARY VIEW " + input + " AS " + VIEWS.get(input)).await();
+            sql.executeSql(sourceTable(input, leg, warehouse, query.processingTime()))
+                    .await();
+            sql.executeSql("CREATE TEMPORARY VIEW " + input + " AS " + VIEWS.get(input))
+                    .await();
         }
         QueryScript script = QueryScript.parse(query);
         TableIdentifier id = TableIdentifier.of(OUTPUT, outputName);
@@ -101,9 +112,16 @@ final class QueryRun {
             stop(job);
         }
         JobTimeline timeline = JobTimeline.of(
-                cluster.getArchivedExecutionGraph(job.getJobID()).get(1, TimeUnit.MINUTES), startedAt,
-                OutputCheck.lastDataFileWritten(output), StalledFetchers.since(stalledBefore));
-        return new Result(output, startedAt, (end - start) / 1_000_000, plan, NativeCounters.now().since(before),
+                cluster.getArchivedExecutionGraph(job.getJobID()).get(1, TimeUnit.MINUTES),
+                startedAt,
+                OutputCheck.lastDataFileWritten(output),
+                StalledFetchers.since(stalledBefore));
+        return new Result(
+                output,
+                startedAt,
+                (end - start) / 1_000_000,
+                plan,
+                NativeCounters.now().since(before),
                 timeline);
     }
 
@@ -134,7 +152,8 @@ final class QueryRun {
         conf.setString("execution.checkpointing.interval", "1 s");
         conf.setString("execution.checkpointing.mode", "EXACTLY_ONCE");
         conf.setString("execution.checkpointing.storage", "filesystem");
-        conf.setString("execution.checkpointing.dir", settings.checkpoints().toUri().toString());
+        conf.setString(
+                "execution.checkpointing.dir", settings.checkpoints().toUri().toString());
         conf.setString("execution.checkpointing.num-retained", "1");
         // A task failure fails the run: a restarted job would still commit exactly once, and its
         // longer time would pass for a valid one.
@@ -165,8 +184,10 @@ final class QueryRun {
                 + " 'catalog-type'='hadoop', 'warehouse'='" + warehouse + "', 'catalog-database'='" + INPUT
                 + "', 'catalog-table'='" + input + "', 'watermark-column'='dateTime', 'split-size'='" + split
                 + "', 'split-file-open-cost'='" + split + "'"
-                + (unbounded ? ", 'streaming'='true', 'starting-strategy'='TABLE_SCAN_THEN_INCREMENTAL',"
-                        + " 'monitor-interval'='1 s'" : "")
+                + (unbounded
+                        ? ", 'streaming'='true', 'starting-strategy'='TABLE_SCAN_THEN_INCREMENTAL',"
+                                + " 'monitor-interval'='1 s'"
+                        : "")
                 + leg.strictOption() + ")";
     }
 
@@ -181,22 +202,28 @@ final class QueryRun {
      * A fresh 4-bucket table with the sink columns of the query's script; an updating query's
      * table is an upsert table keyed by its upsert key.
      */
-    private void createOutput(StreamTableEnvironment sql, Leg leg, NexmarkQuery query, QueryScript script,
-            TableIdentifier id) throws Exception {
+    private void createOutput(
+            StreamTableEnvironment sql, Leg leg, NexmarkQuery query, QueryScript script, TableIdentifier id)
+            throws Exception {
         if (catalog.tableExists(id)) {
             catalog.dropTable(id, true);
         }
         StringBuilder ddl = new StringBuilder("CREATE TABLE " + leg.catalog() + ".`" + OUTPUT + "`.`" + id.name()
                 + "` (" + script.sinkSchema() + ") WITH (");
-        InputTables.TABLE_PROPERTIES.forEach((k, v) -> ddl.append('\'').append(k).append("'='").append(v).append("', "));
+        InputTables.TABLE_PROPERTIES.forEach(
+                (k, v) -> ddl.append('\'').append(k).append("'='").append(v).append("', "));
         ddl.append("'write.target-file-size-bytes'='").append(512 * MIB).append("', 'write.distribution-mode'='hash'");
         if (query.updating()) {
             ddl.append(", 'write.upsert.enabled'='true'");
         }
         ddl.append(")");
-        sql.executeSql("CREATE DATABASE IF NOT EXISTS " + leg.catalog() + ".`" + OUTPUT + "`").await();
+        sql.executeSql("CREATE DATABASE IF NOT EXISTS " + leg.catalog() + ".`" + OUTPUT + "`")
+                .await();
         sql.executeSql(ddl.toString()).await();
-        catalog.loadTable(id).updateSpec().addField(Expressions.bucket(query.bucketColumn(), 4)).commit();
+        catalog.loadTable(id)
+                .updateSpec()
+                .addField(Expressions.bucket(query.bucketColumn(), 4))
+                .commit();
     }
 
     /**
@@ -230,7 +257,8 @@ final class QueryRun {
 
     static long sum(Table table, String column) throws Exception {
         long sum = 0;
-        try (CloseableIterable<Record> rows = IcebergGenerics.read(table).select(column).build()) {
+        try (CloseableIterable<Record> rows =
+                IcebergGenerics.read(table).select(column).build()) {
             for (Record row : rows) {
                 Object value = row.getField(column);
                 sum += value == null ? 0 : ((Number) value).longValue();

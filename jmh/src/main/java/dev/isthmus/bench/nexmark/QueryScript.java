@@ -27,8 +27,12 @@ final class QueryScript {
     private final String insertHead;
     private final String insertTail;
 
-    private QueryScript(List<String> setupStatements, String sinkColumns, List<String> upsertKeys,
-            String insertHead, String insertTail) {
+    private QueryScript(
+            List<String> setupStatements,
+            String sinkColumns,
+            List<String> upsertKeys,
+            String insertHead,
+            String insertTail) {
         this.setupStatements = List.copyOf(setupStatements);
         this.sinkColumns = sinkColumns;
         this.upsertKeys = List.copyOf(upsertKeys);
@@ -37,7 +41,8 @@ final class QueryScript {
         List<String> sinkColumnNames = columnNames(sinkColumns);
         for (String key : upsertKeys) {
             if (!sinkColumnNames.contains(key)) {
-                throw new IllegalArgumentException("Upsert key " + key + " is not a column of the sink " + sinkColumnNames);
+                throw new IllegalArgumentException(
+                        "Upsert key " + key + " is not a column of the sink " + sinkColumnNames);
             }
         }
     }
@@ -66,7 +71,9 @@ final class QueryScript {
                     throw new IllegalArgumentException("More than one CREATE TABLE " + sinkTable);
                 }
                 int open = createMatch.start(3);
-                columns = statement.substring(open + 1, closingParenthesis(statement, open)).strip();
+                columns = statement
+                        .substring(open + 1, closingParenthesis(statement, open))
+                        .strip();
             } else if (m.matches()) {
                 if (i != statements.size() - 1) {
                     throw new IllegalArgumentException("INSERT INTO " + sinkTable + " must be the last statement");
@@ -77,8 +84,8 @@ final class QueryScript {
             }
         }
         if (columns == null || insertMatch == null) {
-            throw new IllegalArgumentException("The script needs one CREATE TABLE " + sinkTable + " (...) and one INSERT INTO "
-                    + sinkTable + "; its statements are " + statements);
+            throw new IllegalArgumentException("The script needs one CREATE TABLE " + sinkTable
+                    + " (...) and one INSERT INTO " + sinkTable + "; its statements are " + statements);
         }
         return new QueryScript(setup, columns, upsertKeys, insertMatch.group(1), insertMatch.group(2));
     }
@@ -97,8 +104,8 @@ final class QueryScript {
         if (upsertKeys.isEmpty()) {
             return sinkColumns;
         }
-        return sinkColumns + ",\n  PRIMARY KEY (" + upsertKeys.stream().map(k -> "`" + k + "`").collect(Collectors.joining(", "))
-                + ") NOT ENFORCED";
+        return sinkColumns + ",\n  PRIMARY KEY ("
+                + upsertKeys.stream().map(k -> "`" + k + "`").collect(Collectors.joining(", ")) + ") NOT ENFORCED";
     }
 
     /** The INSERT statement writing into {@code targetTable} (a Flink table path, quoted as needed) instead. */

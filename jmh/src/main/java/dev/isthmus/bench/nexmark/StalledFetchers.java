@@ -21,7 +21,8 @@ final class StalledFetchers {
     /** The ids of the fetcher threads now waiting, at the end of their run, for a batch that never comes back. */
     static Set<Long> now() {
         Set<Long> ids = new HashSet<>();
-        for (Map.Entry<Thread, StackTraceElement[]> thread : Thread.getAllStackTraces().entrySet()) {
+        for (Map.Entry<Thread, StackTraceElement[]> thread :
+                Thread.getAllStackTraces().entrySet()) {
             if (thread.getKey().getState() == Thread.State.WAITING && waitsInFetcherRun(thread.getValue())) {
                 ids.add(thread.getKey().threadId());
             }
@@ -40,7 +41,8 @@ final class StalledFetchers {
     private static boolean waitsInFetcherRun(StackTraceElement[] stack) {
         boolean latch = false;
         for (StackTraceElement frame : stack) {
-            if (frame.getClassName().equals("java.util.concurrent.CountDownLatch") && frame.getMethodName().equals("await")) {
+            if (frame.getClassName().equals("java.util.concurrent.CountDownLatch")
+                    && frame.getMethodName().equals("await")) {
                 latch = true;
             } else if (frame.getClassName().equals(FETCHER)) {
                 return latch && frame.getMethodName().equals("run");

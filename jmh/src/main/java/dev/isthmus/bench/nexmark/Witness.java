@@ -54,7 +54,8 @@ final class Witness {
             }
         }
         if (files.dataFiles() == 0) {
-            failed.add("no data file committed"); // every query has output at the sizes run, and the file checks need some
+            failed.add(
+                    "no data file committed"); // every query has output at the sizes run, and the file checks need some
         }
         if (!files.allDeletesBy(JAVA_WRITER)) {
             failed.add("delete files by " + files.deleteWriters());

@@ -33,12 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
 class InputTablesTest {
     private static final Namespace NAMESPACE = Namespace.of("nexmark");
     private static final List<String> TABLES = List.of("person", "auction", "bid");
-    private static final List<Schema> SCHEMAS = List.of(InputTables.PERSON_SCHEMA, InputTables.AUCTION_SCHEMA,
-            InputTables.BID_SCHEMA);
+    private static final List<Schema> SCHEMAS =
+            List.of(InputTables.PERSON_SCHEMA, InputTables.AUCTION_SCHEMA, InputTables.BID_SCHEMA);
     private static final Transform<Long, Integer> BUCKET = Transforms.bucket(InputTables.BUCKETS);
 
     @TempDir
     Path warehouse;
+
     private HadoopCatalog catalog;
 
     @BeforeEach
@@ -127,7 +128,8 @@ class InputTablesTest {
                 List<DataFile> files = new ArrayList<>();
                 snapshot.addedDataFiles(table.io()).forEach(files::add);
                 assertThat(files).hasSize(InputTables.BUCKETS);
-                assertThat(files).extracting(f -> f.partition().get(0, Integer.class))
+                assertThat(files)
+                        .extracting(f -> f.partition().get(0, Integer.class))
                         .containsExactlyInAnyOrder(0, 1, 2, 3);
                 for (DataFile file : files) {
                     int b = file.partition().get(0, Integer.class);
@@ -138,7 +140,9 @@ class InputTablesTest {
                             .project(schema)
                             .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
                             .build());
-                    assertThat(read).as("%s stripe %d bucket %d", TABLES.get(t), k, b).isEqualTo(expected);
+                    assertThat(read)
+                            .as("%s stripe %d bucket %d", TABLES.get(t), k, b)
+                            .isEqualTo(expected);
                 }
             }
         }

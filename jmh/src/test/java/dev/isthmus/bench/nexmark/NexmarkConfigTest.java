@@ -16,8 +16,8 @@ class NexmarkConfigTest {
         assertThat(Instant.ofEpochMilli(config.baseTimeMillis())).isEqualTo(Instant.parse("2026-01-01T00:00:00Z"));
         assertThat(config.stripeEvents()).isEqualTo(50_000);
         assertThat(config.stripes()).isEqualTo(40);
-        assertThat(config.withEvents(7).withSeed(9)).isEqualTo(new NexmarkConfig(7, 9, 10_000,
-                config.baseTimeMillis(), 50_000));
+        assertThat(config.withEvents(7).withSeed(9))
+                .isEqualTo(new NexmarkConfig(7, 9, 10_000, config.baseTimeMillis(), 50_000));
     }
 
     @Test
@@ -38,12 +38,21 @@ class NexmarkConfigTest {
 
     @Test
     void countsOfAPartialEpochFollowTheMix() {
-        long[][] expected = {{1, 1, 0, 0}, {2, 1, 1, 0}, {4, 1, 3, 0}, {5, 1, 3, 1}, {50, 1, 3, 46}, {51, 2, 3, 46},
-            {53, 2, 5, 46}, {60, 2, 6, 52}};
+        long[][] expected = {
+            {1, 1, 0, 0},
+            {2, 1, 1, 0},
+            {4, 1, 3, 0},
+            {5, 1, 3, 1},
+            {50, 1, 3, 46},
+            {51, 2, 3, 46},
+            {53, 2, 5, 46},
+            {60, 2, 6, 52}
+        };
         for (long[] e : expected) {
             NexmarkConfig config = NexmarkConfig.defaults().withEvents(e[0]);
             assertThat(new long[] {config.people(), config.auctions(), config.bids()})
-                    .as("%d events", e[0]).containsExactly(e[1], e[2], e[3]);
+                    .as("%d events", e[0])
+                    .containsExactly(e[1], e[2], e[3]);
         }
     }
 
@@ -54,7 +63,8 @@ class NexmarkConfigTest {
         assertThat(config.eventTimeMillis(2)).isEqualTo(1_000);
         assertThat(config.eventTimeMillis(3)).isEqualTo(1_001);
         assertThat(config.eventTimeMillis(3_000)).isEqualTo(2_000);
-        assertThat(NexmarkConfig.defaults().eventTimeMillis(1_999_999) - NexmarkConfig.defaults().baseTimeMillis())
+        assertThat(NexmarkConfig.defaults().eventTimeMillis(1_999_999)
+                        - NexmarkConfig.defaults().baseTimeMillis())
                 .isEqualTo(199_999);
     }
 
@@ -62,7 +72,8 @@ class NexmarkConfigTest {
     void rejectsConfigsItCannotGenerate() {
         long base = NexmarkConfig.defaults().baseTimeMillis();
         assertThatThrownBy(() -> new NexmarkConfig(0, 1, 10_000, base, 50_000))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("events must be in 1..");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("events must be in 1..");
         assertThatThrownBy(() -> new NexmarkConfig(1L << 41, 1, 10_000, base, 50_000))
                 .hasMessageContaining("events must be in 1..");
         assertThatThrownBy(() -> new NexmarkConfig(10, 1, 0, base, 50_000))

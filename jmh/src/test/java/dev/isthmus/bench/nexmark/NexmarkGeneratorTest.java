@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 
 class NexmarkGeneratorTest {
     /** 20,000 events in 4 stripes of 5,000 (500 ms each). */
-    static final NexmarkConfig SMALL = new NexmarkConfig(20_000, 42, 10_000,
-            NexmarkConfig.defaults().baseTimeMillis(), 5_000);
+    static final NexmarkConfig SMALL =
+            new NexmarkConfig(20_000, 42, 10_000, NexmarkConfig.defaults().baseTimeMillis(), 5_000);
+
     private static final Set<String> HOT_CHANNELS = Set.of("Google", "Facebook", "Baidu", "Apple");
 
     private static List<NexmarkGenerator.Stripe> all(NexmarkConfig config) {
@@ -57,7 +58,8 @@ class NexmarkGeneratorTest {
                 check.accept(n, table, tables.get(table).get(next[table]++));
             }
             for (int t = 0; t < 3; t++) {
-                assertThat(next[t]).as("records of table %d in stripe %d", t, s.index())
+                assertThat(next[t])
+                        .as("records of table %d in stripe %d", t, s.index())
                         .isEqualTo(tables.get(t).size());
             }
         }
@@ -82,7 +84,10 @@ class NexmarkGeneratorTest {
         List<Record> bids0 = first.get(0).bids();
         List<Record> bids1 = first.get(1).bids();
         assertThat(IntStream.range(0, bids0.size())
-                .filter(i -> bids0.get(i).getField("extra").equals(bids1.get(i).getField("extra"))).count())
+                        .filter(i -> bids0.get(i)
+                                .getField("extra")
+                                .equals(bids1.get(i).getField("extra")))
+                        .count())
                 .isLessThan(bids0.size() / 100);
     }
 
@@ -120,8 +125,9 @@ class NexmarkGeneratorTest {
             }
             assertThat(differing).as("table %d", t).isGreaterThan(x.size() * 99 / 100);
         }
-        assertThat(rows(b, 2)).extracting(r -> r.getField("price")).isNotEqualTo(
-                rows(a, 2).stream().map(r -> r.getField("price")).toList());
+        assertThat(rows(b, 2))
+                .extracting(r -> r.getField("price"))
+                .isNotEqualTo(rows(a, 2).stream().map(r -> r.getField("price")).toList());
     }
 
     @Test
@@ -193,7 +199,8 @@ class NexmarkGeneratorTest {
         assertThat(mean(bids, r -> Math.log10((Long) r.getField("price")))).isBetween(4.95, 5.05);
         assertThat(rows(all(SMALL), 1)).allSatisfy(r -> {
             assertThat((Long) r.getField("initialBid")).isBetween(100L, 100_000_000L);
-            assertThat((Long) r.getField("reserve") - (Long) r.getField("initialBid")).isBetween(100L, 100_000_000L);
+            assertThat((Long) r.getField("reserve") - (Long) r.getField("initialBid"))
+                    .isBetween(100L, 100_000_000L);
         });
     }
 
@@ -206,7 +213,8 @@ class NexmarkGeneratorTest {
             String channel = (String) r.getField("channel");
             String url = (String) r.getField("url");
             assertThat(urls.computeIfAbsent(channel, c -> url)).as(channel).isEqualTo(url);
-            assertThat(url).matches("https://www\\.nexmark\\.com/([a-z_]{3,4}/){3}item\\.htm\\?query=1(&channel_id=-?\\d+)?");
+            assertThat(url)
+                    .matches("https://www\\.nexmark\\.com/([a-z_]{3,4}/){3}item\\.htm\\?query=1(&channel_id=-?\\d+)?");
             if (HOT_CHANNELS.contains(channel)) {
                 hot++;
                 assertThat(url).doesNotContain("channel_id");
@@ -214,13 +222,16 @@ class NexmarkGeneratorTest {
                 int i = Integer.parseInt(channel.substring("channel-".length()));
                 assertThat(i).isBetween(0, 9_999);
                 assertThat(url.endsWith("/item.htm?query=1")
-                        || url.endsWith("&channel_id=" + Math.abs(Integer.reverse(i)))).as(url).isTrue();
+                                || url.endsWith("&channel_id=" + Math.abs(Integer.reverse(i))))
+                        .as(url)
+                        .isTrue();
             }
         }
         assertThat(hot / (double) bids.size()).isBetween(0.48, 0.52);
         assertThat(urls.keySet()).containsAll(HOT_CHANNELS);
         long cold = urls.size() - HOT_CHANNELS.size();
-        long withId = urls.values().stream().filter(u -> u.contains("&channel_id=")).count();
+        long withId =
+                urls.values().stream().filter(u -> u.contains("&channel_id=")).count();
         assertThat(cold).isGreaterThan(5_000);
         assertThat(withId / (double) cold).isBetween(0.87, 0.93);
     }
@@ -229,14 +240,27 @@ class NexmarkGeneratorTest {
     void extraPadsRecordsToTheirAverageSizesWithinTwentyPercent() {
         List<NexmarkGenerator.Stripe> stripes = all(SMALL);
         List<Record> bids = rows(stripes, 2);
-        assertThat(bids).allSatisfy(r -> assertThat(((String) r.getField("extra")).length()).isBetween(54, 81));
-        assertThat(mean(bids, r -> 32 + ((String) r.getField("extra")).length())).isBetween(99.0, 101.0);
-        assertThat(mean(rows(stripes, 1), r -> 48 + ((String) r.getField("itemName")).length()
-                + ((String) r.getField("description")).length() + ((String) r.getField("extra")).length()))
+        assertThat(bids)
+                .allSatisfy(
+                        r -> assertThat(((String) r.getField("extra")).length()).isBetween(54, 81));
+        assertThat(mean(bids, r -> 32 + ((String) r.getField("extra")).length()))
+                .isBetween(99.0, 101.0);
+        assertThat(mean(
+                        rows(stripes, 1),
+                        r -> 48
+                                + ((String) r.getField("itemName")).length()
+                                + ((String) r.getField("description")).length()
+                                + ((String) r.getField("extra")).length()))
                 .isBetween(490.0, 510.0);
-        assertThat(mean(rows(stripes, 0), r -> 8 + List.of("name", "emailAddress", "creditCard", "city", "state",
-                "extra").stream().mapToInt(f -> ((String) r.getField(f)).length()).sum())).isBetween(195.0, 205.0);
-        assertThat(bids).extracting(r -> (String) r.getField("extra"))
+        assertThat(mean(
+                        rows(stripes, 0),
+                        r -> 8
+                                + List.of("name", "emailAddress", "creditCard", "city", "state", "extra").stream()
+                                        .mapToInt(f -> ((String) r.getField(f)).length())
+                                        .sum()))
+                .isBetween(195.0, 205.0);
+        assertThat(bids)
+                .extracting(r -> (String) r.getField("extra"))
                 .allSatisfy(e -> assertThat(e).matches("[H-z]*"));
     }
 
@@ -248,8 +272,18 @@ class NexmarkGeneratorTest {
             assertThat((String) r.getField("emailAddress")).matches("[a-z ]{0,6}@[a-z ]{0,4}\\.com");
             assertThat((String) r.getField("creditCard")).matches("\\d{4} \\d{4} \\d{4} \\d{4}");
             assertThat((String) r.getField("state")).isIn("AZ", "CA", "ID", "OR", "WA", "WY");
-            assertThat((String) r.getField("city")).isIn("Phoenix", "Los Angeles", "San Francisco", "Boise",
-                    "Portland", "Bend", "Redmond", "Seattle", "Kent", "Cheyenne");
+            assertThat((String) r.getField("city"))
+                    .isIn(
+                            "Phoenix",
+                            "Los Angeles",
+                            "San Francisco",
+                            "Boise",
+                            "Portland",
+                            "Bend",
+                            "Redmond",
+                            "Seattle",
+                            "Kent",
+                            "Cheyenne");
         });
         assertThat(rows(stripes, 1)).allSatisfy(r -> {
             assertThat((Long) r.getField("category")).isBetween(10L, 14L);
@@ -259,6 +293,7 @@ class NexmarkGeneratorTest {
             assertThat((String) r.getField("itemName")).matches("[a-z ]{0,19}").doesNotStartWith(" ");
             assertThat(((String) r.getField("description")).length()).isLessThan(100);
         });
-        assertThat(mean(rows(stripes, 1), r -> millis(r, "expires") - millis(r, "dateTime"))).isBetween(155.0, 178.0);
+        assertThat(mean(rows(stripes, 1), r -> millis(r, "expires") - millis(r, "dateTime")))
+                .isBetween(155.0, 178.0);
     }
 }

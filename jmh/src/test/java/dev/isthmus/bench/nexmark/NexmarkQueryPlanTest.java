@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * query's metadata claims: its inputs, whether it updates, and its upsert key.
  */
 class NexmarkQueryPlanTest {
-    private static final Pattern SCAN = Pattern.compile("TableSourceScan\\(table=\\[\\[default_catalog, default_database, (\\w+)]]");
+    private static final Pattern SCAN =
+            Pattern.compile("TableSourceScan\\(table=\\[\\[default_catalog, default_database, (\\w+)]]");
     private static final Pattern CHANGELOG = Pattern.compile("changelogMode=\\[([A-Z,]+)]");
 
     @ParameterizedTest
@@ -35,7 +36,9 @@ class NexmarkQueryPlanTest {
         } else {
             assertThat(plan.sinkInputChangelog()).as("changelog into the sink").isEqualTo("I");
         }
-        assertThat(plan.upsertMaterialized()).as("an upsert materializer in front of the sink").isFalse();
+        assertThat(plan.upsertMaterialized())
+                .as("an upsert materializer in front of the sink")
+                .isFalse();
         assertThat(plan.scannedTables()).isEqualTo(new TreeSet<>(query.inputs()));
     }
 
@@ -44,8 +47,13 @@ class NexmarkQueryPlanTest {
     void bucketsByAKeyOrABigint(NexmarkQuery query) {
         StreamTableEnvironment tEnv = NexmarkTables.environment();
         NexmarkTables.createBlackholeSink(tEnv, query.sinkTable(), QueryScript.parse(query));
-        LogicalTypeRoot type = tEnv.from(query.sinkTable()).getResolvedSchema().getColumn(query.bucketColumn())
-                .orElseThrow().getDataType().getLogicalType().getTypeRoot();
+        LogicalTypeRoot type = tEnv.from(query.sinkTable())
+                .getResolvedSchema()
+                .getColumn(query.bucketColumn())
+                .orElseThrow()
+                .getDataType()
+                .getLogicalType()
+                .getTypeRoot();
         if (query.updating()) {
             assertThat(query.upsertKeys()).contains(query.bucketColumn());
         } else {
@@ -60,17 +68,22 @@ class NexmarkQueryPlanTest {
      */
     @Test
     void theQueriesWithCompositeKeysAreThoseCheckedForASmallerKey() {
-        assertThat(java.util.Arrays.stream(NexmarkQuery.values()).filter(q -> q.upsertKeys().size() > 1))
+        assertThat(java.util.Arrays.stream(NexmarkQuery.values())
+                        .filter(q -> q.upsertKeys().size() > 1))
                 .containsExactly(NexmarkQuery.Q16, NexmarkQuery.Q17, NexmarkQuery.Q18, NexmarkQuery.Q19);
     }
 
     @ParameterizedTest
-    @EnumSource(value = NexmarkQuery.class, names = {"Q16", "Q17", "Q18", "Q19"})
+    @EnumSource(
+            value = NexmarkQuery.class,
+            names = {"Q16", "Q17", "Q18", "Q19"})
     void upsertKeyHasNoSmallerKey(NexmarkQuery query) {
         for (String left : query.upsertKeys()) {
             List<String> keys = new ArrayList<>(query.upsertKeys());
             keys.remove(left);
-            assertThat(plan(query, keys).upsertMaterialized()).as("materialized without " + left).isTrue();
+            assertThat(plan(query, keys).upsertMaterialized())
+                    .as("materialized without " + left)
+                    .isTrue();
         }
     }
 

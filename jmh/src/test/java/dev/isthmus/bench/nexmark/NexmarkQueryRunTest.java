@@ -39,8 +39,10 @@ class NexmarkQueryRunTest {
     void q13EnrichesEveryBidWithItsSideInputRow() throws Exception {
         StreamTableEnvironment tEnv = NexmarkTables.environment();
         QueryScript.parse(NexmarkQuery.Q13).setupStatements().forEach(tEnv::executeSql);
-        List<Row> rows = collect(tEnv, "SELECT B.auction, S.key, S.`value` FROM (SELECT *, PROCTIME() AS p_time FROM bid) B"
-                + " JOIN side_input FOR SYSTEM_TIME AS OF B.p_time AS S ON mod(B.auction, 10000) = S.key");
+        List<Row> rows = collect(
+                tEnv,
+                "SELECT B.auction, S.key, S.`value` FROM (SELECT *, PROCTIME() AS p_time FROM bid) B"
+                        + " JOIN side_input FOR SYSTEM_TIME AS OF B.p_time AS S ON mod(B.auction, 10000) = S.key");
         assertThat(rows).hasSize(NexmarkTables.ROWS).allSatisfy(row -> {
             assertThat(row.<Long>getFieldAs(1)).isEqualTo(row.<Long>getFieldAs(0) % 10_000);
             assertThat(row.<String>getFieldAs(2)).isEqualTo(String.valueOf(row.<Long>getFieldAs(1)));
@@ -52,8 +54,13 @@ class NexmarkQueryRunTest {
         StreamTableEnvironment tEnv = NexmarkTables.environment();
         QueryScript.parse(NexmarkQuery.Q14).setupStatements().forEach(tEnv::executeSql);
         List<Row> rows = collect(tEnv, "SELECT extra, count_char(extra, 'c') FROM bid");
-        assertThat(rows).hasSize(NexmarkTables.ROWS).allSatisfy(row -> assertThat(row.<Long>getFieldAs(1))
-                .isEqualTo(row.<String>getFieldAs(0).chars().filter(c -> c == 'c').count()));
+        assertThat(rows)
+                .hasSize(NexmarkTables.ROWS)
+                .allSatisfy(row -> assertThat(row.<Long>getFieldAs(1))
+                        .isEqualTo(row.<String>getFieldAs(0)
+                                .chars()
+                                .filter(c -> c == 'c')
+                                .count()));
     }
 
     /**
@@ -75,7 +82,8 @@ class NexmarkQueryRunTest {
                 + " AS t(auction, bidder, price, channel, url, `dateTime`, extra)");
         String insert = QueryScript.parse(NexmarkQuery.Q9).insert("t");
         List<Row> rows = collect(tEnv, insert.substring("INSERT INTO t".length()));
-        assertThat(rows).extracting(Row::getKind, row -> row.<Long>getFieldAs("price"))
+        assertThat(rows)
+                .extracting(Row::getKind, row -> row.<Long>getFieldAs("price"))
                 .containsExactly(tuple(RowKind.INSERT, 5L), tuple(RowKind.UPDATE_AFTER, 7L));
     }
 

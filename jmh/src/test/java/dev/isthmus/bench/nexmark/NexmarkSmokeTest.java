@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * source watermarks advance stripe by stripe.
  */
 class NexmarkSmokeTest {
-    private static final NexmarkConfig SMALL = new NexmarkConfig(20_000, 7, 1_000,
-            Instant.parse("2026-01-01T00:00:00Z").toEpochMilli(), 5_000);
+    private static final NexmarkConfig SMALL = new NexmarkConfig(
+            20_000, 7, 1_000, Instant.parse("2026-01-01T00:00:00Z").toEpochMilli(), 5_000);
     private static Path warehouse;
     private static MiniCluster cluster;
     private static Nexmark nexmark;
@@ -69,14 +69,18 @@ class NexmarkSmokeTest {
     /** A bounded job's end waits for a checkpoint after its input is done: Flink's record shows it. */
     private static void assertTimelineEndsWithItsLastCheckpoint(NexmarkQuery query, JobTimeline timeline) {
         assertThat(timeline.running()).as("%s running", query.id()).isPositive();
-        assertThat(timeline.tasksRunning()).as("%s tasks running", query.id()).isGreaterThanOrEqualTo(timeline.running());
-        assertThat(timeline.vertices()).as("%s chains", query.id())
+        assertThat(timeline.tasksRunning())
+                .as("%s tasks running", query.id())
+                .isGreaterThanOrEqualTo(timeline.running());
+        assertThat(timeline.vertices())
+                .as("%s chains", query.id())
                 .anySatisfy(v -> assertThat(v.name()).startsWith("Source:"))
                 .allSatisfy(v -> assertThat(v.finished()).isBetween(timeline.tasksRunning(), timeline.finished()));
         JobTimeline.Checkpoint last = timeline.last();
         assertThat(last).as("%s checkpoints", query.id()).isNotNull();
         assertThat(last.completed()).isBetween(last.triggered(), timeline.finished());
-        assertThat(timeline.lastDataFile()).as("%s last data file", query.id())
+        assertThat(timeline.lastDataFile())
+                .as("%s last data file", query.id())
                 .isBetween(timeline.running(), last.completed());
     }
 }

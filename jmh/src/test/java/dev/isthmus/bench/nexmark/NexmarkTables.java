@@ -29,9 +29,10 @@ final class NexmarkTables {
         tEnv.executeSql("CREATE TEMPORARY TABLE person (id BIGINT, name STRING, emailAddress STRING, creditCard STRING,"
                 + " city STRING, state STRING, `dateTime` TIMESTAMP(3), extra STRING, " + WATERMARK + ") WITH ("
                 + datagen("id") + ")");
-        tEnv.executeSql("CREATE TEMPORARY TABLE auction (id BIGINT, itemName STRING, description STRING, initialBid BIGINT,"
-                + " reserve BIGINT, `dateTime` TIMESTAMP(3), expires TIMESTAMP(3), seller BIGINT, category BIGINT,"
-                + " extra STRING, " + WATERMARK + ") WITH (" + datagen("id", "seller", "category") + ")");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE auction (id BIGINT, itemName STRING, description STRING, initialBid BIGINT,"
+                        + " reserve BIGINT, `dateTime` TIMESTAMP(3), expires TIMESTAMP(3), seller BIGINT, category BIGINT,"
+                        + " extra STRING, " + WATERMARK + ") WITH (" + datagen("id", "seller", "category") + ")");
         tEnv.executeSql("CREATE TEMPORARY TABLE bid (auction BIGINT, bidder BIGINT, price BIGINT, channel STRING,"
                 + " url STRING, `dateTime` TIMESTAMP(3), extra STRING, " + WATERMARK + ") WITH ("
                 + datagen("auction", "bidder") + ", 'fields.price.min' = '0', 'fields.price.max' = '20000000')");
@@ -40,16 +41,21 @@ final class NexmarkTables {
 
     /** The sink of {@code script}, created as the harness would, but as a blackhole. */
     static void createBlackholeSink(StreamTableEnvironment tEnv, String table, QueryScript script) {
-        tEnv.executeSql("CREATE TEMPORARY TABLE " + table + " (" + script.sinkSchema() + ") WITH ('connector' = 'blackhole')");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE " + table + " (" + script.sinkSchema() + ") WITH ('connector' = 'blackhole')");
     }
 
     private static final String WATERMARK = "WATERMARK FOR `dateTime` AS `dateTime` - INTERVAL '4' SECOND";
 
     private static String datagen(String... smallIds) {
-        StringBuilder options = new StringBuilder("'connector' = 'datagen', 'number-of-rows' = '" + ROWS + "',"
-                + " 'fields.dateTime.max-past' = '10 s'");
+        StringBuilder options = new StringBuilder(
+                "'connector' = 'datagen', 'number-of-rows' = '" + ROWS + "'," + " 'fields.dateTime.max-past' = '10 s'");
         for (String id : smallIds) {
-            options.append(", 'fields.").append(id).append(".min' = '0', 'fields.").append(id).append(".max' = '20'");
+            options.append(", 'fields.")
+                    .append(id)
+                    .append(".min' = '0', 'fields.")
+                    .append(id)
+                    .append(".max' = '20'");
         }
         return options.toString();
     }

@@ -34,6 +34,7 @@ class OutputCheckTest {
 
     @TempDir
     Path warehouse;
+
     private HadoopCatalog catalog;
     private int tables;
 
@@ -53,12 +54,17 @@ class OutputCheckTest {
     /** A table holding {@code files}, each file the given rows in that order. */
     @SafeVarargs
     private Table table(List<Record>... files) throws IOException {
-        Table table = catalog.createTable(TableIdentifier.of("t", "t" + tables++), SCHEMA, PartitionSpec.unpartitioned());
-        OutputFileFactory names = OutputFileFactory.builderFor(table, 1, 0).format(FileFormat.PARQUET).build();
+        Table table =
+                catalog.createTable(TableIdentifier.of("t", "t" + tables++), SCHEMA, PartitionSpec.unpartitioned());
+        OutputFileFactory names = OutputFileFactory.builderFor(table, 1, 0)
+                .format(FileFormat.PARQUET)
+                .build();
         var append = table.newAppend();
         for (List<Record> rows : files) {
-            DataWriter<Record> writer = Parquet.writeData(names.newOutputFile()).forTable(table)
-                    .createWriterFunc(GenericParquetWriter::create).build();
+            DataWriter<Record> writer = Parquet.writeData(names.newOutputFile())
+                    .forTable(table)
+                    .createWriterFunc(GenericParquetWriter::create)
+                    .build();
             try (writer) {
                 writer.write(rows);
             }
@@ -81,13 +87,15 @@ class OutputCheckTest {
 
     @Test
     void aChangedValueADuplicateOrAMissingRowChangesTheFingerprint() throws IOException {
-        OutputCheck.Fingerprint reference = OutputCheck.fingerprint(table(List.of(row(1, "a", "1.500"), row(2, "b", null))));
+        OutputCheck.Fingerprint reference =
+                OutputCheck.fingerprint(table(List.of(row(1, "a", "1.500"), row(2, "b", null))));
 
         assertThat(OutputCheck.fingerprint(table(List.of(row(1, "a", "1.501"), row(2, "b", null)))))
                 .isNotEqualTo(reference);
         assertThat(OutputCheck.fingerprint(table(List.of(row(1, "a", "1.500"), row(2, "b", null), row(2, "b", null)))))
                 .isNotEqualTo(reference);
-        assertThat(OutputCheck.fingerprint(table(List.of(row(1, "a", "1.500"))))).isNotEqualTo(reference);
+        assertThat(OutputCheck.fingerprint(table(List.of(row(1, "a", "1.500")))))
+                .isNotEqualTo(reference);
         // A null and the text "null", or a decimal's scale, are values too.
         assertThat(OutputCheck.fingerprint(table(List.of(row(1, "a", "1.500"), row(2, "null", null)))))
                 .isNotEqualTo(reference);
@@ -105,8 +113,10 @@ class OutputCheckTest {
 
     @Test
     void theDifferenceNamesTheRowsOnlyOneSideHolds() throws IOException {
-        String difference = OutputCheck.difference(table(List.of(row(1, "a", null), row(2, "b", null))),
-                table(List.of(row(1, "a", null), row(3, "c", null))), 5);
+        String difference = OutputCheck.difference(
+                table(List.of(row(1, "a", null), row(2, "b", null))),
+                table(List.of(row(1, "a", null), row(3, "c", null))),
+                5);
 
         assertThat(difference).contains("L2|Sb|N|").contains("L3|Sc|N|").doesNotContain("L1|");
     }

@@ -16,10 +16,11 @@ class QueryScriptTest {
                 SELECT 1; SELECT 2;
                 /* kept; */ SELECT "x;
                 y" FROM u
-                """)).containsExactly(
-                "CREATE VIEW v AS SELECT ';' AS a, `b;` \n  FROM t",
-                "SELECT 1; SELECT 2",
-                "/* kept; */ SELECT \"x;\ny\" FROM u");
+                """))
+                .containsExactly(
+                        "CREATE VIEW v AS SELECT ';' AS a, `b;` \n  FROM t",
+                        "SELECT 1; SELECT 2",
+                        "/* kept; */ SELECT \"x;\ny\" FROM u");
     }
 
     @Test
@@ -47,17 +48,22 @@ class QueryScriptTest {
                 INSERT INTO nexmark_q1
                 SELECT a, b, c FROM nexmark_q1x;
                 """, "nexmark_q1", List.of("day", "a"));
-        assertThat(script.setupStatements()).containsExactly("CREATE FUNCTION f AS 'F'", "CREATE VIEW nexmark_q10 AS SELECT 1");
+        assertThat(script.setupStatements())
+                .containsExactly("CREATE FUNCTION f AS 'F'", "CREATE VIEW nexmark_q10 AS SELECT 1");
         // The quoted `day` is a column by its unquoted name: the key names it so.
-        assertThat(script.sinkSchema()).isEqualTo(
-                "a BIGINT,\n  `day` DECIMAL(23, 3), \n  c VARCHAR,\n  PRIMARY KEY (`day`, `a`) NOT ENFORCED");
-        assertThat(script.insert("cat.db.`out`")).isEqualTo("INSERT INTO cat.db.`out`\nSELECT a, b, c FROM nexmark_q1x");
+        assertThat(script.sinkSchema())
+                .isEqualTo(
+                        "a BIGINT,\n  `day` DECIMAL(23, 3), \n  c VARCHAR,\n  PRIMARY KEY (`day`, `a`) NOT ENFORCED");
+        assertThat(script.insert("cat.db.`out`"))
+                .isEqualTo("INSERT INTO cat.db.`out`\nSELECT a, b, c FROM nexmark_q1x");
     }
 
     @Test
     void appendOnlySchemaIsTheColumns() {
-        QueryScript script = QueryScript.parse("create temporary table `nexmark_q2`(a INT) with ();\ninsert into nexmark_q2(a) select 1;",
-                "nexmark_q2", List.of());
+        QueryScript script = QueryScript.parse(
+                "create temporary table `nexmark_q2`(a INT) with ();\ninsert into nexmark_q2(a) select 1;",
+                "nexmark_q2",
+                List.of());
         assertThat(script.sinkSchema()).isEqualTo("a INT");
         assertThat(script.insert("x")).isEqualTo("insert into x(a) select 1");
     }
@@ -74,7 +80,10 @@ class QueryScriptTest {
                 .hasMessageContaining("More than one");
         assertThatThrownBy(() -> QueryScript.parse(sink + "INSERT INTO s SELECT 1;", "s", List.of("b")))
                 .hasMessageContaining("Upsert key b is not a column");
-        assertThatThrownBy(() -> QueryScript.parse("CREATE TABLE s (a INT, PRIMARY KEY (a) NOT ENFORCED);\nINSERT INTO s SELECT 1;",
-                "s", List.of())).hasMessageContaining("adds keys itself");
+        assertThatThrownBy(() -> QueryScript.parse(
+                        "CREATE TABLE s (a INT, PRIMARY KEY (a) NOT ENFORCED);\nINSERT INTO s SELECT 1;",
+                        "s",
+                        List.of()))
+                .hasMessageContaining("adds keys itself");
     }
 }

@@ -15,20 +15,28 @@ class ResultsFileTest {
     Path dir;
 
     private static Observation run(Mode mode, NexmarkQuery query, Leg leg, String proof) {
-        return new Observation(mode, query, 1, leg, 1, 1234, 10, "0123456789abcdef", true, proof, 1, 100, 0, 4, 0,
-                TIMELINE);
+        return new Observation(
+                mode, query, 1, leg, 1, 1234, 10, "0123456789abcdef", true, proof, 1, 100, 0, 4, 0, TIMELINE);
     }
 
-    private static final JobTimeline TIMELINE = new JobTimeline(40, 310,
-            List.of(new JobTimeline.Phase("Source: bid_src -> Calc", 900), new JobTimeline.Phase("Sink: \"out\"", 1180)),
-            List.of(new JobTimeline.Checkpoint(620, 700), new JobTimeline.Checkpoint(1110, 1170)), 1020, 1190, 0);
+    private static final JobTimeline TIMELINE = new JobTimeline(
+            40,
+            310,
+            List.of(
+                    new JobTimeline.Phase("Source: bid_src -> Calc", 900),
+                    new JobTimeline.Phase("Sink: \"out\"", 1180)),
+            List.of(new JobTimeline.Checkpoint(620, 700), new JobTimeline.Checkpoint(1110, 1170)),
+            1020,
+            1190,
+            0);
 
     @Test
     void theCellsAppendedAreTheCompletedOnes() throws Exception {
         ResultsFile results = new ResultsFile(dir.resolve("sub/nexmark.csv"));
         assertThat(results.completedCells()).isEmpty();
 
-        results.append(List.of(run(Mode.DEFAULT, NexmarkQuery.Q4, Leg.STOCK, "ok"),
+        results.append(List.of(
+                run(Mode.DEFAULT, NexmarkQuery.Q4, Leg.STOCK, "ok"),
                 run(Mode.DEFAULT, NexmarkQuery.Q4, Leg.NATIVE, "ok")));
         results.append(List.of(run(Mode.parse("rocksdb/on"), NexmarkQuery.Q0, Leg.STOCK, "ok")));
 
@@ -48,17 +56,18 @@ class ResultsFileTest {
         List<String> lines = Files.readAllLines(results.timelinePath());
         assertThat(lines).first().isEqualTo(ResultsFile.TIMELINE_HEADER);
         assertThat(lines).hasSize(1 + 2 * 10);
-        assertThat(lines.subList(1, 11)).containsExactly(
-                "heap/off,q3,1,native,running,,40",
-                "heap/off,q3,1,native,tasks_running,,310",
-                "heap/off,q3,1,native,vertex_finished,\"Source: bid_src -> Calc\",900",
-                "heap/off,q3,1,native,vertex_finished,\"Sink: 'out'\",1180",
-                "heap/off,q3,1,native,checkpoint_triggered,1,620",
-                "heap/off,q3,1,native,checkpoint_completed,1,700",
-                "heap/off,q3,1,native,checkpoint_triggered,2,1110",
-                "heap/off,q3,1,native,checkpoint_completed,2,1170",
-                "heap/off,q3,1,native,last_data_file,,1020",
-                "heap/off,q3,1,native,job_finished,,1190");
+        assertThat(lines.subList(1, 11))
+                .containsExactly(
+                        "heap/off,q3,1,native,running,,40",
+                        "heap/off,q3,1,native,tasks_running,,310",
+                        "heap/off,q3,1,native,vertex_finished,\"Source: bid_src -> Calc\",900",
+                        "heap/off,q3,1,native,vertex_finished,\"Sink: 'out'\",1180",
+                        "heap/off,q3,1,native,checkpoint_triggered,1,620",
+                        "heap/off,q3,1,native,checkpoint_completed,1,700",
+                        "heap/off,q3,1,native,checkpoint_triggered,2,1110",
+                        "heap/off,q3,1,native,checkpoint_completed,2,1170",
+                        "heap/off,q3,1,native,last_data_file,,1020",
+                        "heap/off,q3,1,native,job_finished,,1190");
         assertThat(lines.get(11)).startsWith("heap/off,q4,1,stock,running,");
     }
 
@@ -84,10 +93,13 @@ class ResultsFileTest {
     void optionsAreCheckedAndTheSeedNamesItsOwnFile() {
         assertThat(Nexmark.Options.parse(new String[0]).results().toString())
                 .endsWith("docs/benchmarks/nexmark-2000000-p2.csv");
-        assertThat(Nexmark.Options.parse(new String[] {"--seed", "7", "--events", "1000"}).results().toString())
+        assertThat(Nexmark.Options.parse(new String[] {"--seed", "7", "--events", "1000"})
+                        .results()
+                        .toString())
                 .endsWith("docs/benchmarks/nexmark-1000-p2-seed7.csv");
         assertThatThrownBy(() -> Nexmark.Options.parse(new String[] {"--event", "10"}))
                 .hasMessageContaining("unknown option --event");
-        assertThatThrownBy(() -> Nexmark.Options.parse(new String[] {"--pairs", "0"})).hasMessageContaining("--pairs");
+        assertThatThrownBy(() -> Nexmark.Options.parse(new String[] {"--pairs", "0"}))
+                .hasMessageContaining("--pairs");
     }
 }

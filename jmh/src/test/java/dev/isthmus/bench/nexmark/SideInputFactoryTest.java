@@ -39,25 +39,34 @@ class SideInputFactoryTest {
     @Test
     void joinsInSqlWithTenThousandRowsByDefault() throws Exception {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-        tEnv.executeSql("CREATE TEMPORARY TABLE side_input (key BIGINT, `value` VARCHAR) WITH ('connector' = 'nexmark-side-input')");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE side_input (key BIGINT, `value` VARCHAR) WITH ('connector' = 'nexmark-side-input')");
         List<Row> rows = new ArrayList<>();
         try (CloseableIterator<Row> it = tEnv.executeSql(JOIN).collect()) {
             it.forEachRemaining(rows::add);
         }
-        assertThat(rows).containsExactlyInAnyOrder(Row.of(0L, 0L, "0"), Row.of(9L, 9L, "9"), Row.of(9999L, 9999L, "9999"));
+        assertThat(rows)
+                .containsExactlyInAnyOrder(Row.of(0L, 0L, "0"), Row.of(9L, 9L, "9"), Row.of(9999L, 9999L, "9999"));
     }
 
     @Test
     void refusesBadOptionsAndSchemas() {
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-        tEnv.executeSql("CREATE TEMPORARY TABLE bad_option (key BIGINT, `value` STRING) WITH ('connector' = 'nexmark-side-input', 'row' = '5')");
-        tEnv.executeSql("CREATE TEMPORARY TABLE negative (key BIGINT, `value` STRING) WITH ('connector' = 'nexmark-side-input', 'rows' = '-1')");
-        tEnv.executeSql("CREATE TEMPORARY TABLE int_key (key INT, `value` STRING) WITH ('connector' = 'nexmark-side-input')");
-        tEnv.executeSql("CREATE TEMPORARY TABLE side_input (key BIGINT, `value` STRING) WITH ('connector' = 'nexmark-side-input')");
-        assertThatThrownBy(() -> tEnv.explainSql(JOIN.replace("side_input", "bad_option"))).hasStackTraceContaining("Unsupported options")
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE bad_option (key BIGINT, `value` STRING) WITH ('connector' = 'nexmark-side-input', 'row' = '5')");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE negative (key BIGINT, `value` STRING) WITH ('connector' = 'nexmark-side-input', 'rows' = '-1')");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE int_key (key INT, `value` STRING) WITH ('connector' = 'nexmark-side-input')");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE side_input (key BIGINT, `value` STRING) WITH ('connector' = 'nexmark-side-input')");
+        assertThatThrownBy(() -> tEnv.explainSql(JOIN.replace("side_input", "bad_option")))
+                .hasStackTraceContaining("Unsupported options")
                 .hasStackTraceContaining("row");
-        assertThatThrownBy(() -> tEnv.explainSql(JOIN.replace("side_input", "negative"))).hasStackTraceContaining("must be >= 0");
-        assertThatThrownBy(() -> tEnv.explainSql(JOIN.replace("side_input", "int_key").replace("B.k =", "CAST(B.k AS INT) =")))
+        assertThatThrownBy(() -> tEnv.explainSql(JOIN.replace("side_input", "negative")))
+                .hasStackTraceContaining("must be >= 0");
+        assertThatThrownBy(() ->
+                        tEnv.explainSql(JOIN.replace("side_input", "int_key").replace("B.k =", "CAST(B.k AS INT) =")))
                 .hasStackTraceContaining("serves rows (BIGINT, STRING)");
         assertThatThrownBy(() -> tEnv.explainSql(JOIN.replace("B.k = S.key", "CAST(B.k AS STRING) = S.`value`")))
                 .hasStackTraceContaining("looked up by its first column only");

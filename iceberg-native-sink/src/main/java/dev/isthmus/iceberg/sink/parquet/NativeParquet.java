@@ -64,7 +64,9 @@ public final class NativeParquet {
 
         /** The schema, table properties, metrics config and FileIO of {@code table}, as Iceberg's {@code forTable}. */
         public WriteBuilder forTable(Table table) {
-            return schema(table.schema()).setAll(table.properties()).metricsConfig(MetricsConfig.forTable(table))
+            return schema(table.schema())
+                    .setAll(table.properties())
+                    .metricsConfig(MetricsConfig.forTable(table))
                     .deleteWith(table.io());
         }
 
@@ -140,8 +142,8 @@ public final class NativeParquet {
             if (schema == null) {
                 throw new IllegalStateException("a schema is required");
             }
-            return NativeParquetWriter.open(file, path, schema, Map.copyOf(properties), metricsConfig, overwrite,
-                    batchSize, io, tracker);
+            return NativeParquetWriter.open(
+                    file, path, schema, Map.copyOf(properties), metricsConfig, overwrite, batchSize, io, tracker);
         }
     }
 }

@@ -77,10 +77,15 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     /** The library's option that lets a path writer replace an existing file. */
     private static final String OVERWRITE_OPTION = "isthmus.overwrite";
 
-    private enum State { OPEN, CLOSED, FAILED }
+    private enum State {
+        OPEN,
+        CLOSED,
+        FAILED
+    }
 
     /** The Iceberg file written through its stream, or {@code null} for a local path the library writes. */
     private final OutputFile file;
+
     private final String location;
     private final boolean overwrite;
     private final Schema schema;
@@ -102,16 +107,27 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
     private long buffered;
     /** Allocated with the first output: a writer of a local path never needs it. */
     private byte[] copyBuffer;
+
     private PositionOutputStream out;
     /** Rows moved into the library: what the bytes-per-row estimate of {@link #length()} divides by. */
     private long encodedRows;
+
     private State state = State.OPEN;
     private RuntimeException failure;
     private WrittenFile result;
 
-    private NativeParquetWriter(OutputFile file, String location, boolean overwrite, Schema schema,
-            Map<String, String> properties, MetricsConfig metricsConfig, int batchSize, FileIO io, MemoryTracker tracker,
-            RowDataAppender appender, MemorySegment writer) {
+    private NativeParquetWriter(
+            OutputFile file,
+            String location,
+            boolean overwrite,
+            Schema schema,
+            Map<String, String> properties,
+            MetricsConfig metricsConfig,
+            int batchSize,
+            FileIO io,
+            MemoryTracker tracker,
+            RowDataAppender appender,
+            MemorySegment writer) {
         this.file = file;
         this.location = location;
         this.overwrite = overwrite;
@@ -130,8 +146,16 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
      * which the library writes itself: under a hidden temporary name, moved into place by
      * {@link #close()}, so not even a crash leaves a partial file at the path.
      */
-    static NativeParquetWriter open(OutputFile file, Path path, Schema schema, Map<String, String> properties,
-            MetricsConfig metricsConfig, boolean overwrite, int batchSize, FileIO io, MemoryTracker parent) {
+    static NativeParquetWriter open(
+            OutputFile file,
+            Path path,
+            Schema schema,
+            Map<String, String> properties,
+            MetricsConfig metricsConfig,
+            boolean overwrite,
+            int batchSize,
+            FileIO io,
+            MemoryTracker parent) {
         WriterSchema.requireWritable(schema);
         NativeLibrary.require();
         String location = file != null ? file.location() : path.toString();
@@ -141,8 +165,18 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         try {
             tracker = parent.child("parquet-writer " + location);
             appender = new RowDataAppender(flinkType(schema), new BufferAllocator(tracker));
-            return new NativeParquetWriter(file, location, overwrite, schema, properties, metricsConfig, batchSize, io,
-                    tracker, appender, writer);
+            return new NativeParquetWriter(
+                    file,
+                    location,
+                    overwrite,
+                    schema,
+                    properties,
+                    metricsConfig,
+                    batchSize,
+                    io,
+                    tracker,
+                    appender,
+                    writer);
         } catch (RuntimeException | Error e) {
             isthmus_h.isthmus_writer_free(writer);
             if (appender != null) {
@@ -155,8 +189,8 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         }
     }
 
-    private static MemorySegment openNative(Path path, Schema schema, Map<String, String> tableProperties,
-            boolean overwrite, MemoryTracker tracker) {
+    private static MemorySegment openNative(
+            Path path, Schema schema, Map<String, String> tableProperties, boolean overwrite, MemoryTracker tracker) {
         Map<String, String> properties = tableProperties;
         if (path != null && overwrite) {
             properties = new java.util.HashMap<>(tableProperties);
@@ -175,10 +209,16 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             int count = properties.size();
             MemorySegment nativePath = path == null ? MemorySegment.NULL : arena.allocateFrom(path.toString());
-            WriterSchema.withSchema(schema, tracker, arrowSchema -> NativeErrors.check(path == null
-                    ? isthmus_h.isthmus_writer_open_buffered(arrowSchema, keys, values, count, out, error)
-                    : isthmus_h.isthmus_writer_open_path(nativePath, arrowSchema, keys, values, count, out, error),
-                    error));
+            WriterSchema.withSchema(
+                    schema,
+                    tracker,
+                    arrowSchema -> NativeErrors.check(
+                            path == null
+                                    ? isthmus_h.isthmus_writer_open_buffered(
+                                            arrowSchema, keys, values, count, out, error)
+                                    : isthmus_h.isthmus_writer_open_path(
+                                            nativePath, arrowSchema, keys, values, count, out, error),
+                            error));
             return out.get(ValueLayout.ADDRESS, 0);
         }
     }
@@ -407,15 +447,17 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
 
     private void requireOpen() {
         if (state != State.OPEN) {
-            throw new IllegalStateException("the writer of " + location + " is "
-                    + (state == State.CLOSED ? "closed" : "failed"), failure);
+            throw new IllegalStateException(
+                    "the writer of " + location + " is " + (state == State.CLOSED ? "closed" : "failed"), failure);
         }
     }
 
     private void requireClosed(String what) {
         if (state != State.CLOSED) {
-            throw new IllegalStateException("cannot return " + what + " of " + location + " before it is closed"
-                    + (state == State.FAILED ? " (it failed)" : ""), failure);
+            throw new IllegalStateException(
+                    "cannot return " + what + " of " + location + " before it is closed"
+                            + (state == State.FAILED ? " (it failed)" : ""),
+                    failure);
         }
     }
 

@@ -44,10 +44,11 @@ final class WriterSchema {
         for (Types.NestedField field : TypeUtil.indexById(schema.asStruct()).values()) {
             Type type = field.type();
             boolean writable = type.isNestedType()
-                    || type.isPrimitiveType() && switch (type.typeId()) {
-                        case UNKNOWN, GEOMETRY, GEOGRAPHY -> false;
-                        default -> true;
-                    };
+                    || type.isPrimitiveType()
+                            && switch (type.typeId()) {
+                                case UNKNOWN, GEOMETRY, GEOGRAPHY -> false;
+                                default -> true;
+                            };
             if (!writable) {
                 return Optional.of("the native Parquet writer cannot write column '"
                         + schema.findColumnName(field.fieldId()) + "' (id " + field.fieldId() + ") of type " + type
@@ -69,8 +70,8 @@ final class WriterSchema {
             ArrowExporter.exportSchema(field, struct, tracker);
             try {
                 // The exporter leaves metadata NULL; these strings outlive the borrow, so patching is safe.
-                ArrowSchema.metadata(struct,
-                        SchemaMetadata.encode(Map.of(ICEBERG_SCHEMA, SchemaParser.toJson(schema)), arena));
+                ArrowSchema.metadata(
+                        struct, SchemaMetadata.encode(Map.of(ICEBERG_SCHEMA, SchemaParser.toJson(schema)), arena));
                 SchemaMetadata.labelFieldIds(struct, schema, arena);
                 use.accept(struct);
             } finally {

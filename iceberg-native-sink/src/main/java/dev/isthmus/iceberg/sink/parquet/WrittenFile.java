@@ -57,7 +57,8 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
 
             MemorySegment offsetsOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment offsetCount = arena.allocate(ValueLayout.JAVA_INT);
-            NativeErrors.check(isthmus_h.isthmus_write_result_split_offsets(result, offsetsOut, offsetCount, error), error);
+            NativeErrors.check(
+                    isthmus_h.isthmus_write_result_split_offsets(result, offsetsOut, offsetCount, error), error);
             int n = offsetCount.get(ValueLayout.JAVA_INT, 0);
             List<Long> offsets = new ArrayList<>(n);
             if (n > 0) {
@@ -86,8 +87,10 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
             Set<Integer> repeated = insideListsAndMaps(schema);
             int columns = columnCount.get(ValueLayout.JAVA_INT, 0);
             for (int c = 0; c < columns; c++) {
-                NativeErrors.check(isthmus_h.isthmus_write_result_column(result, c, fieldId, valueCount, nullCount,
-                        nanCount, compressed, error), error);
+                NativeErrors.check(
+                        isthmus_h.isthmus_write_result_column(
+                                result, c, fieldId, valueCount, nullCount, nanCount, compressed, error),
+                        error);
                 int id = fieldId.get(ValueLayout.JAVA_INT, 0);
                 MetricsModes.MetricsMode mode = MetricsUtil.metricsMode(schema, config, id);
                 if (mode == MetricsModes.None.get()) {
@@ -114,8 +117,9 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
                 if (truncateLength <= 0) {
                     continue;
                 }
-                NativeErrors.check(isthmus_h.isthmus_write_result_column_bounds(result, c, min, minLength, max,
-                        maxLength, error), error);
+                NativeErrors.check(
+                        isthmus_h.isthmus_write_result_column_bounds(result, c, min, minLength, max, maxLength, error),
+                        error);
                 Object lower = value(type, min.get(ValueLayout.ADDRESS, 0), minLength.get(ValueLayout.JAVA_LONG, 0));
                 Object upper = value(type, max.get(ValueLayout.ADDRESS, 0), maxLength.get(ValueLayout.JAVA_LONG, 0));
                 lower = truncateLower(type, lower, truncateLength);
@@ -128,8 +132,15 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
                     upperBounds.put(id, Conversions.toByteBuffer(type, upper));
                 }
             }
-            Metrics metrics = new Metrics(records.get(ValueLayout.JAVA_LONG, 0), columnSizes, valueCounts, nullCounts,
-                    nanCounts, lowerBounds, upperBounds, originalTypes);
+            Metrics metrics = new Metrics(
+                    records.get(ValueLayout.JAVA_LONG, 0),
+                    columnSizes,
+                    valueCounts,
+                    nullCounts,
+                    nanCounts,
+                    lowerBounds,
+                    upperBounds,
+                    originalTypes);
             return new WrittenFile(size.get(ValueLayout.JAVA_LONG, 0), Collections.unmodifiableList(offsets), metrics);
         }
     }
@@ -140,7 +151,8 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
         Set<Integer> ids = new HashSet<>();
         for (Integer id : parents.keySet()) {
             for (Integer parent = parents.get(id); parent != null; parent = parents.get(parent)) {
-                if (schema.findType(parent).isListType() || schema.findType(parent).isMapType()) {
+                if (schema.findType(parent).isListType()
+                        || schema.findType(parent).isMapType()) {
                     ids.add(id);
                     break;
                 }
@@ -151,7 +163,10 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
 
     /** {@code write.parquet.stats-enabled.column.<name>}, which Iceberg hands to parquet-java's writer. */
     private static boolean statisticsEnabled(Map<String, String> properties, String column) {
-        return !"false".equalsIgnoreCase(properties.getOrDefault(STATS_ENABLED_PREFIX + column, "true").trim());
+        return !"false"
+                .equalsIgnoreCase(properties
+                        .getOrDefault(STATS_ENABLED_PREFIX + column, "true")
+                        .trim());
     }
 
     private static boolean isFloatingPoint(Type type) {

@@ -32,8 +32,14 @@ public interface DataFileAppenders extends Serializable {
 
     /** Iceberg's own Java Parquet/Avro/ORC writers: the data files the stock FlinkSink writes. */
     @SuppressWarnings("deprecation") // FlinkAppenderFactory: the public entry to Iceberg's Flink writers
-    DataFileAppenders ICEBERG_JAVA = context -> new FlinkAppenderFactory(context.table(), context.schema(),
-            context.flinkType(), context.writeProperties(), context.spec(), null, null);
+    DataFileAppenders ICEBERG_JAVA = context -> new FlinkAppenderFactory(
+            context.table(),
+            context.schema(),
+            context.flinkType(),
+            context.writeProperties(),
+            context.spec(),
+            null,
+            null);
 
     /** Data files from any producer of a {@link FileAppender}, one call per file. */
     static DataFileAppenders of(AppenderProducer producer) {
@@ -59,26 +65,32 @@ public interface DataFileAppenders extends Serializable {
         @Override
         public FileAppender<RowData> newAppender(OutputFile file, FileFormat format) {
             if (format != context.format()) {
-                throw new IllegalArgumentException("This data-file writer writes " + context.format() + ", not " + format);
+                throw new IllegalArgumentException(
+                        "This data-file writer writes " + context.format() + ", not " + format);
             }
             return producer.newAppender(context, file);
         }
 
         @Override
         public DataWriter<RowData> newDataWriter(EncryptedOutputFile file, FileFormat format, StructLike partition) {
-            return new DataWriter<>(newAppender(file.encryptingOutputFile(), format), format,
-                    file.encryptingOutputFile().location(), context.spec(), partition, file.keyMetadata());
+            return new DataWriter<>(
+                    newAppender(file.encryptingOutputFile(), format),
+                    format,
+                    file.encryptingOutputFile().location(),
+                    context.spec(),
+                    partition,
+                    file.keyMetadata());
         }
 
         @Override
-        public EqualityDeleteWriter<RowData> newEqDeleteWriter(EncryptedOutputFile file, FileFormat format,
-                StructLike partition) {
+        public EqualityDeleteWriter<RowData> newEqDeleteWriter(
+                EncryptedOutputFile file, FileFormat format, StructLike partition) {
             throw new UnsupportedOperationException("Delete files are written by Iceberg's Java writers");
         }
 
         @Override
-        public PositionDeleteWriter<RowData> newPosDeleteWriter(EncryptedOutputFile file, FileFormat format,
-                StructLike partition) {
+        public PositionDeleteWriter<RowData> newPosDeleteWriter(
+                EncryptedOutputFile file, FileFormat format, StructLike partition) {
             throw new UnsupportedOperationException("Delete files are written by Iceberg's Java writers");
         }
     }

@@ -32,5 +32,4 @@ public record DataFileContext(
         FileFormat format,
         Map<String, String> writeProperties,
         MemoryTracker memory,
-        String jobId) {
-}
+        String jobId) {}

@@ -42,9 +42,18 @@ abstract sealed class DeltaTaskWriter extends BaseTaskWriter<RowData>
     private final RowDataProjection keyProjection;
     private final boolean upsert;
 
-    DeltaTaskWriter(PartitionSpec spec, FileFormat format, FileWriterFactory<RowData> writers, OutputFileFactory files,
-            FileIO io, long targetFileSize, Schema schema, RowType flinkType, Set<Integer> equalityFieldIds,
-            boolean upsert, boolean useDv) {
+    DeltaTaskWriter(
+            PartitionSpec spec,
+            FileFormat format,
+            FileWriterFactory<RowData> writers,
+            OutputFileFactory files,
+            FileIO io,
+            long targetFileSize,
+            Schema schema,
+            RowType flinkType,
+            Set<Integer> equalityFieldIds,
+            boolean upsert,
+            boolean useDv) {
         super(spec, format, writers, files, io, targetFileSize, useDv);
         this.schema = schema;
         this.keySchema = TypeUtil.select(schema, equalityFieldIds);
@@ -107,11 +116,19 @@ abstract sealed class DeltaTaskWriter extends BaseTaskWriter<RowData>
     static final class Unpartitioned extends DeltaTaskWriter {
         private final KeyedWriter writer;
 
-        Unpartitioned(PartitionSpec spec, FileFormat format, FileWriterFactory<RowData> writers,
-                OutputFileFactory files, FileIO io, long targetFileSize, Schema schema, RowType flinkType,
-                Set<Integer> equalityFieldIds, boolean upsert, boolean useDv) {
-            super(spec, format, writers, files, io, targetFileSize, schema, flinkType, equalityFieldIds, upsert,
-                    useDv);
+        Unpartitioned(
+                PartitionSpec spec,
+                FileFormat format,
+                FileWriterFactory<RowData> writers,
+                OutputFileFactory files,
+                FileIO io,
+                long targetFileSize,
+                Schema schema,
+                RowType flinkType,
+                Set<Integer> equalityFieldIds,
+                boolean upsert,
+                boolean useDv) {
+            super(spec, format, writers, files, io, targetFileSize, schema, flinkType, equalityFieldIds, upsert, useDv);
             this.writer = new KeyedWriter(null);
         }
 
@@ -132,10 +149,29 @@ abstract sealed class DeltaTaskWriter extends BaseTaskWriter<RowData>
         private final PartitionKey partitionKey;
         private final Map<PartitionKey, KeyedWriter> writers = new HashMap<>();
 
-        Partitioned(PartitionSpec spec, FileFormat format, FileWriterFactory<RowData> fileWriters,
-                OutputFileFactory files, FileIO io, long targetFileSize, Schema schema, RowType flinkType,
-                Set<Integer> equalityFieldIds, boolean upsert, boolean useDv) {
-            super(spec, format, fileWriters, files, io, targetFileSize, schema, flinkType, equalityFieldIds, upsert,
+        Partitioned(
+                PartitionSpec spec,
+                FileFormat format,
+                FileWriterFactory<RowData> fileWriters,
+                OutputFileFactory files,
+                FileIO io,
+                long targetFileSize,
+                Schema schema,
+                RowType flinkType,
+                Set<Integer> equalityFieldIds,
+                boolean upsert,
+                boolean useDv) {
+            super(
+                    spec,
+                    format,
+                    fileWriters,
+                    files,
+                    io,
+                    targetFileSize,
+                    schema,
+                    flinkType,
+                    equalityFieldIds,
+                    upsert,
                     useDv);
             this.partitionKey = new PartitionKey(spec, schema);
         }

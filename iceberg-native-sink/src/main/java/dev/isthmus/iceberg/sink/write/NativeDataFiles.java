@@ -3,9 +3,9 @@ package dev.isthmus.iceberg.sink.write;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.NativeLibrary;
 import dev.isthmus.ffm.NativeLibraryException;
-import dev.isthmus.iceberg.source.FallbackLog;
 import dev.isthmus.iceberg.sink.parquet.NativeParquet;
 import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
+import dev.isthmus.iceberg.source.FallbackLog;
 import dev.isthmus.iceberg.source.NativeReadOptions;
 import java.util.List;
 import java.util.Optional;
@@ -79,28 +79,32 @@ public final class NativeDataFiles implements DataFileAppenders {
         // Before anything of the table touches native code: without the library every table falls back.
         Optional<NativeLibraryException> noLibrary = NativeLibrary.unavailable();
         Optional<String> refusal = noLibrary.isPresent()
-                ? Optional.of("the native library cannot be loaded: " + noLibrary.get().getMessage())
+                ? Optional.of("the native library cannot be loaded: "
+                        + noLibrary.get().getMessage())
                 : refusal(context);
         if (refusal.isPresent()) {
             String table = context.table().name();
             String reason = "table " + table + ": " + refusal.get();
             if (strict) {
-                throw new UnsupportedOperationException("cannot write data files natively: " + reason,
-                        noLibrary.orElse(null));
+                throw new UnsupportedOperationException(
+                        "cannot write data files natively: " + reason, noLibrary.orElse(null));
             }
             FALLBACKS.incrementAndGet();
-            LOGGED.warn(context.jobId(), table, refusal.get(), "Writing data files with Iceberg's Java writers: " + reason);
+            LOGGED.warn(
+                    context.jobId(), table, refusal.get(), "Writing data files with Iceberg's Java writers: " + reason);
             return ICEBERG_JAVA.create(context);
         }
         // forTable sets the table's schema, metrics config, FileIO and properties; the write
         // properties add the job's options (codec, level) on top.
-        return new ProducedAppenders(context, (ctx, file) -> NativeParquet.write(file)
-                .forTable(ctx.table())
-                .schema(ctx.schema())
-                .setAll(ctx.writeProperties())
-                .memoryTracker(ctx.memory())
-                .overwrite()
-                .build());
+        return new ProducedAppenders(
+                context,
+                (ctx, file) -> NativeParquet.write(file)
+                        .forTable(ctx.table())
+                        .schema(ctx.schema())
+                        .setAll(ctx.writeProperties())
+                        .memoryTracker(ctx.memory())
+                        .overwrite()
+                        .build());
     }
 
     private static Optional<String> refusal(DataFileContext context) {
@@ -112,7 +116,8 @@ public final class NativeDataFiles implements DataFileAppenders {
             return schema;
         }
         List<RowType.RowField> input = context.flinkType().getFields();
-        List<RowType.RowField> laidOut = NativeParquetWriter.flinkType(context.schema()).getFields();
+        List<RowType.RowField> laidOut =
+                NativeParquetWriter.flinkType(context.schema()).getFields();
         if (input.size() != laidOut.size()) {
             return Optional.of("the input rows have " + input.size() + " fields, the table " + laidOut.size());
         }

@@ -17,8 +17,15 @@ final class PartitionedAppendWriter extends PartitionedFanoutWriter<RowData> {
     private final PartitionKey partitionKey;
     private final RowDataWrapper wrapper;
 
-    PartitionedAppendWriter(PartitionSpec spec, FileFormat format, FileWriterFactory<RowData> writers,
-            OutputFileFactory files, FileIO io, long targetFileSize, Schema schema, RowType flinkType) {
+    PartitionedAppendWriter(
+            PartitionSpec spec,
+            FileFormat format,
+            FileWriterFactory<RowData> writers,
+            OutputFileFactory files,
+            FileIO io,
+            long targetFileSize,
+            Schema schema,
+            RowType flinkType) {
         super(spec, format, writers, files, io, targetFileSize);
         this.partitionKey = new PartitionKey(spec, schema);
         this.wrapper = new RowDataWrapper(flinkType, schema.asStruct());

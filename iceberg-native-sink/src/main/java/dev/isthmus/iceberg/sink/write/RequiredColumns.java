@@ -37,8 +37,8 @@ final class RequiredColumns implements Serializable {
                 names.add(column.name());
             }
         }
-        return new RequiredColumns(positions.stream().mapToInt(Integer::intValue).toArray(),
-                names.toArray(String[]::new));
+        return new RequiredColumns(
+                positions.stream().mapToInt(Integer::intValue).toArray(), names.toArray(String[]::new));
     }
 
     void check(RowData row) {

@@ -25,8 +25,11 @@ final class SinkFileWriters implements FileWriterFactory<RowData> {
     private final FileFormat dataFormat;
     private final FileFormat deleteFormat;
 
-    SinkFileWriters(FileAppenderFactory<RowData> dataFiles, FileFormat dataFormat,
-            FileAppenderFactory<RowData> deleteFiles, FileFormat deleteFormat) {
+    SinkFileWriters(
+            FileAppenderFactory<RowData> dataFiles,
+            FileFormat dataFormat,
+            FileAppenderFactory<RowData> deleteFiles,
+            FileFormat deleteFormat) {
         this.dataFiles = dataFiles;
         this.dataFormat = dataFormat;
         this.deleteFiles = deleteFiles;
@@ -39,14 +42,14 @@ final class SinkFileWriters implements FileWriterFactory<RowData> {
     }
 
     @Override
-    public EqualityDeleteWriter<RowData> newEqualityDeleteWriter(EncryptedOutputFile file, PartitionSpec spec,
-            StructLike partition) {
+    public EqualityDeleteWriter<RowData> newEqualityDeleteWriter(
+            EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
         return deleteFiles.newEqDeleteWriter(file, deleteFormat, partition);
     }
 
     @Override
-    public PositionDeleteWriter<RowData> newPositionDeleteWriter(EncryptedOutputFile file, PartitionSpec spec,
-            StructLike partition) {
+    public PositionDeleteWriter<RowData> newPositionDeleteWriter(
+            EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
         return deleteFiles.newPosDeleteWriter(file, deleteFormat, partition);
     }
 }

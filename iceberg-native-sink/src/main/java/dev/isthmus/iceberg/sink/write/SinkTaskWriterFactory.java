@@ -62,9 +62,16 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
      *     (Arrow batches being built, row-group pages buffered), {@link MemoryTracker#NO_LIMIT} for
      *     no cap
      */
-    public SinkTaskWriterFactory(SerializableSupplier<Table> table, RowType flinkType, FileFormat format,
-            long targetFileSize, Map<String, String> writeProperties, List<Integer> equalityFieldIds, boolean upsert,
-            DataFileAppenders dataFiles, long maxNativeBytes) {
+    public SinkTaskWriterFactory(
+            SerializableSupplier<Table> table,
+            RowType flinkType,
+            FileFormat format,
+            long targetFileSize,
+            Map<String, String> writeProperties,
+            List<Integer> equalityFieldIds,
+            boolean upsert,
+            DataFileAppenders dataFiles,
+            long maxNativeBytes) {
         Table loaded = table.get();
         this.maxNativeBytes = MemoryTracker.requireValidLimit(maxNativeBytes);
         if (upsert && equalityFieldIds.isEmpty()) {
@@ -104,10 +111,10 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
         // Closed by closeMemory() when the operator closes (or here, should a factory be
         // initialised twice); it leaves the sink's tracker once the last of its memory is given back.
         closeMemory();
-        this.memory = NativeDataFiles.writerMemory("writer of " + loaded.name() + " (subtask " + taskId + ")",
-                maxNativeBytes);
-        DataFileContext context = new DataFileContext(loaded, schema, flinkType, spec, format, writeProperties,
-                memory, jobId);
+        this.memory = NativeDataFiles.writerMemory(
+                "writer of " + loaded.name() + " (subtask " + taskId + ")", maxNativeBytes);
+        DataFileContext context =
+                new DataFileContext(loaded, schema, flinkType, spec, format, writeProperties, memory, jobId);
         this.fileWriters = new SinkFileWriters(dataFiles.create(context), format, deleteFiles(loaded), format);
         this.useDv = TableUtil.formatVersion(loaded) > 2;
     }
@@ -148,16 +155,36 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
         if (equalityFieldIds.isEmpty()) {
             TaskWriter<RowData> writer = spec.isUnpartitioned()
                     ? new UnpartitionedWriter<>(spec, format, fileWriters, outputFiles, loaded.io(), targetFileSize)
-                    : new PartitionedAppendWriter(spec, format, fileWriters, outputFiles, loaded.io(), targetFileSize,
-                            schema, flinkType);
+                    : new PartitionedAppendWriter(
+                            spec, format, fileWriters, outputFiles, loaded.io(), targetFileSize, schema, flinkType);
             return new Checked(writer, requiredColumns, requiredColumns, false);
         }
         Set<Integer> keys = new HashSet<>(equalityFieldIds);
         TaskWriter<RowData> writer = spec.isUnpartitioned()
-                ? new DeltaTaskWriter.Unpartitioned(spec, format, fileWriters, outputFiles, loaded.io(),
-                        targetFileSize, schema, flinkType, keys, upsert, useDv)
-                : new DeltaTaskWriter.Partitioned(spec, format, fileWriters, outputFiles, loaded.io(),
-                        targetFileSize, schema, flinkType, keys, upsert, useDv);
+                ? new DeltaTaskWriter.Unpartitioned(
+                        spec,
+                        format,
+                        fileWriters,
+                        outputFiles,
+                        loaded.io(),
+                        targetFileSize,
+                        schema,
+                        flinkType,
+                        keys,
+                        upsert,
+                        useDv)
+                : new DeltaTaskWriter.Partitioned(
+                        spec,
+                        format,
+                        fileWriters,
+                        outputFiles,
+                        loaded.io(),
+                        targetFileSize,
+                        schema,
+                        flinkType,
+                        keys,
+                        upsert,
+                        useDv);
         return new Checked(writer, requiredColumns, requiredKeyColumns, upsert);
     }
 
@@ -169,10 +196,11 @@ public final class SinkTaskWriterFactory implements TaskWriterFactory<RowData> {
             implements TaskWriter<RowData> {
         @Override
         public void write(RowData row) throws IOException {
-            boolean keyOnly = upsert && switch (row.getRowKind()) {
-                case UPDATE_BEFORE, DELETE -> true;
-                case INSERT, UPDATE_AFTER -> false;
-            };
+            boolean keyOnly = upsert
+                    && switch (row.getRowKind()) {
+                        case UPDATE_BEFORE, DELETE -> true;
+                        case INSERT, UPDATE_AFTER -> false;
+                    };
             (keyOnly ? key : whole).check(row);
             delegate.write(row);
         }

@@ -45,7 +45,9 @@ final class FlinkRows {
 
     /** Only the flat columns of {@code schema}, the ones {@link ParquetJava#read} compares. */
     static Schema flat(Schema schema) {
-        return new Schema(schema.columns().stream().filter(f -> f.type().isPrimitiveType()).toList());
+        return new Schema(schema.columns().stream()
+                .filter(f -> f.type().isPrimitiveType())
+                .toList());
     }
 
     static Object value(Type type, Object value) {
@@ -62,25 +64,35 @@ final class FlinkRows {
                 }
                 yield row;
             }
-            case LIST -> new GenericArrayData(((List<?>) value).stream()
-                    .map(element -> value(type.asListType().elementType(), element)).toArray());
+            case LIST ->
+                new GenericArrayData(((List<?>) value)
+                        .stream()
+                                .map(element -> value(type.asListType().elementType(), element))
+                                .toArray());
             case MAP -> {
                 Map<Object, Object> entries = new LinkedHashMap<>();
-                ((Map<?, ?>) value).forEach((k, v) -> entries.put(value(type.asMapType().keyType(), k),
-                        value(type.asMapType().valueType(), v)));
+                ((Map<?, ?>) value)
+                        .forEach((k, v) -> entries.put(
+                                value(type.asMapType().keyType(), k),
+                                value(type.asMapType().valueType(), v)));
                 yield new GenericMapData(entries);
             }
-            case DECIMAL -> DecimalData.fromBigDecimal((BigDecimal) value, ((Types.DecimalType) type).precision(),
-                    ((Types.DecimalType) type).scale());
+            case DECIMAL ->
+                DecimalData.fromBigDecimal(
+                        (BigDecimal) value, ((Types.DecimalType) type).precision(), ((Types.DecimalType) type).scale());
             case DATE -> (int) ((LocalDate) value).toEpochDay();
             case TIME -> (int) (((LocalTime) value).toNanoOfDay() / 1_000_000);
-            case TIMESTAMP, TIMESTAMP_NANO -> value instanceof OffsetDateTime t ? TimestampData.fromInstant(t.toInstant())
-                    : TimestampData.fromLocalDateTime((LocalDateTime) value);
+            case TIMESTAMP, TIMESTAMP_NANO ->
+                value instanceof OffsetDateTime t
+                        ? TimestampData.fromInstant(t.toInstant())
+                        : TimestampData.fromLocalDateTime((LocalDateTime) value);
             case STRING -> StringData.fromString(value.toString());
             case UUID -> {
                 UUID uuid = (UUID) value;
-                yield ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
-                        .putLong(uuid.getLeastSignificantBits()).array();
+                yield ByteBuffer.allocate(16)
+                        .putLong(uuid.getMostSignificantBits())
+                        .putLong(uuid.getLeastSignificantBits())
+                        .array();
             }
             case BINARY -> {
                 ByteBuffer buffer = ((ByteBuffer) value).duplicate();

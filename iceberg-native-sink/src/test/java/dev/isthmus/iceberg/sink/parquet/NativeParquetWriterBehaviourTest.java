@@ -78,7 +78,9 @@ class NativeParquetWriterBehaviourTest {
             for (int b = 0; b < token.length; b++) {
                 token[b] = (byte) random.nextInt(256);
             }
-            rows.add(GenericRowData.of(1000L + random.nextInt(5000), 2000L + random.nextInt(100_000),
+            rows.add(GenericRowData.of(
+                    1000L + random.nextInt(5000),
+                    2000L + random.nextInt(100_000),
                     (long) random.nextInt(1, 10_000_000),
                     StringData.fromString(channels[random.nextInt(channels.length)]),
                     StringData.fromString("https://www.nexmark.com/item.htm?query=1&channel_id="
@@ -105,7 +107,8 @@ class NativeParquetWriterBehaviourTest {
     private Path writeStock(String name, Schema schema, List<RowData> rows, Map<String, String> properties)
             throws IOException {
         Path file = dir.resolve(name + ".parquet");
-        try (FileAppender<RowData> writer = ParquetJava.stockWriter(file, schema, properties, MetricsConfig.getDefault())) {
+        try (FileAppender<RowData> writer =
+                ParquetJava.stockWriter(file, schema, properties, MetricsConfig.getDefault())) {
             rows.forEach(writer::add);
         }
         return file;
@@ -114,8 +117,15 @@ class NativeParquetWriterBehaviourTest {
     static Stream<Arguments> sizeSettings() {
         return Stream.of(
                 Arguments.of("zstd v1", Map.of("write.parquet.compression-codec", "zstd")),
-                Arguments.of("zstd level 9 v2", Map.of("write.parquet.compression-codec", "zstd",
-                        "write.parquet.compression-level", "9", "write.parquet.page-version", "v2")),
+                Arguments.of(
+                        "zstd level 9 v2",
+                        Map.of(
+                                "write.parquet.compression-codec",
+                                "zstd",
+                                "write.parquet.compression-level",
+                                "9",
+                                "write.parquet.page-version",
+                                "v2")),
                 Arguments.of("snappy", Map.of("write.parquet.compression-codec", "snappy")),
                 Arguments.of("gzip", Map.of("write.parquet.compression-codec", "gzip")),
                 Arguments.of("uncompressed", Map.of("write.parquet.compression-codec", "uncompressed")));
@@ -128,8 +138,8 @@ class NativeParquetWriterBehaviourTest {
         long stock = java.nio.file.Files.size(writeStock("stock", BIDS, rows, properties));
         long actual = java.nio.file.Files.size(writeNative("native", BIDS, rows, properties));
         double ratio = (double) actual / stock;
-        System.out.printf("file size %s: native %,d bytes, parquet-java %,d bytes, ratio %.4f%n", name, actual, stock,
-                ratio);
+        System.out.printf(
+                "file size %s: native %,d bytes, parquet-java %,d bytes, ratio %.4f%n", name, actual, stock, ratio);
         assertTrue(Math.abs(ratio - 1) <= 0.10, name + ": native " + actual + " vs parquet-java " + stock);
     }
 
@@ -137,7 +147,8 @@ class NativeParquetWriterBehaviourTest {
     void tablePropertiesShowInTheFooter() throws IOException {
         List<RowData> rows = bids(20_000, 7);
         Path file = dir.resolve("props.parquet");
-        NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile())).schema(BIDS)
+        NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile()))
+                .schema(BIDS)
                 .set("write.parquet.compression-codec", "snappy")
                 .set("write.parquet.row-group-size-bytes", "65536")
                 .batchSize(1000)
@@ -157,9 +168,12 @@ class NativeParquetWriterBehaviourTest {
         assertEquals(java.nio.file.Files.size(file), writer.length(), "length() is the file size once closed");
 
         ParquetMetadata footer = ParquetJava.footer(file);
-        assertTrue(footer.getFileMetaData().getCreatedBy().startsWith("isthmus version "),
+        assertTrue(
+                footer.getFileMetaData().getCreatedBy().startsWith("isthmus version "),
                 footer.getFileMetaData().getCreatedBy());
-        assertEquals(SchemaParser.toJson(BIDS), footer.getFileMetaData().getKeyValueMetaData().get("iceberg.schema"));
+        assertEquals(
+                SchemaParser.toJson(BIDS),
+                footer.getFileMetaData().getKeyValueMetaData().get("iceberg.schema"));
         List<BlockMetaData> blocks = footer.getBlocks();
         assertTrue(blocks.size() > 3, "a 64 KiB row group size makes several row groups, got " + blocks.size());
         assertEquals(blocks.stream().map(BlockMetaData::getStartingPos).toList(), writer.splitOffsets());
@@ -179,7 +193,8 @@ class NativeParquetWriterBehaviourTest {
     /** Word soup: too many distinct values for a dictionary, so the codec's match finding decides the size. */
     private static List<RowData> sentences(int count) {
         String[] words = ("the quick brown fox jumps over a lazy dog while seven wizards quietly judge "
-                + "boxing matches in foggy harbour towns near ancient bridges").split(" ");
+                        + "boxing matches in foggy harbour towns near ancient bridges")
+                .split(" ");
         SplittableRandom random = new SplittableRandom(17);
         List<RowData> rows = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -194,24 +209,31 @@ class NativeParquetWriterBehaviourTest {
 
     @Test
     void theCompressionLevelTakesEffect() throws IOException {
-        Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+        Schema schema = new Schema(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
                 Types.NestedField.optional(2, "text", Types.StringType.get()));
         List<RowData> rows = sentences(50_000);
-        Map<String, String> fast = Map.of("write.parquet.compression-codec", "zstd",
-                "write.parquet.compression-level", "1");
-        Map<String, String> small = Map.of("write.parquet.compression-codec", "zstd",
-                "write.parquet.compression-level", "19");
+        Map<String, String> fast =
+                Map.of("write.parquet.compression-codec", "zstd", "write.parquet.compression-level", "1");
+        Map<String, String> small =
+                Map.of("write.parquet.compression-codec", "zstd", "write.parquet.compression-level", "19");
         long fastSize = java.nio.file.Files.size(writeNative("zstd-1", schema, rows, fast));
         long smallSize = java.nio.file.Files.size(writeNative("zstd-19", schema, rows, small));
         long stockSmall = java.nio.file.Files.size(writeStock("stock-zstd-19", schema, rows, small));
-        System.out.printf("zstd level 1: %,d bytes, level 19: %,d bytes (parquet-java at 19: %,d)%n", fastSize,
-                smallSize, stockSmall);
-        assertTrue(smallSize < fastSize * 0.95, "level 19 (" + smallSize + " bytes) is well below level 1 ("
-                + fastSize + ")");
+        System.out.printf(
+                "zstd level 1: %,d bytes, level 19: %,d bytes (parquet-java at 19: %,d)%n",
+                fastSize, smallSize, stockSmall);
+        assertTrue(
+                smallSize < fastSize * 0.95,
+                "level 19 (" + smallSize + " bytes) is well below level 1 (" + fastSize + ")");
         assertTrue(Math.abs((double) smallSize / stockSmall - 1) <= 0.10, smallSize + " vs parquet-java " + stockSmall);
 
-        var e = assertThrows(NativeException.class, () -> writer(Files.localOutput(dir.resolve("bad.parquet").toFile()),
-                BIDS, Map.of("write.parquet.compression-codec", "zstd", "write.parquet.compression-level", "99")));
+        var e = assertThrows(
+                NativeException.class,
+                () -> writer(
+                        Files.localOutput(dir.resolve("bad.parquet").toFile()),
+                        BIDS,
+                        Map.of("write.parquet.compression-codec", "zstd", "write.parquet.compression-level", "99")));
         assertTrue(e.getMessage().contains("write.parquet.compression-level"), e.getMessage());
     }
 
@@ -220,8 +242,11 @@ class NativeParquetWriterBehaviourTest {
         InMemoryFileIO io = new InMemoryFileIO();
         String location = "mem://warehouse/db/t/data/file.parquet";
         List<RowData> rows = bids(30_000, 9);
-        NativeParquetWriter writer = NativeParquet.write(io.newOutputFile(location)).schema(BIDS)
-                .set("write.parquet.row-group-size-bytes", "100000").deleteWith(io).build();
+        NativeParquetWriter writer = NativeParquet.write(io.newOutputFile(location))
+                .schema(BIDS)
+                .set("write.parquet.row-group-size-bytes", "100000")
+                .deleteWith(io)
+                .build();
         try (writer) {
             rows.forEach(writer::add);
         }
@@ -231,8 +256,10 @@ class NativeParquetWriterBehaviourTest {
         }
         assertEquals(writer.length(), java.nio.file.Files.size(local));
         assertEquals(ParquetJava.expected(rows, BIDS), ParquetJava.read(local, BIDS));
-        assertArrayEquals(java.nio.file.Files.readAllBytes(writeNative("local", BIDS, rows,
-                Map.of("write.parquet.row-group-size-bytes", "100000"))), java.nio.file.Files.readAllBytes(local),
+        assertArrayEquals(
+                java.nio.file.Files.readAllBytes(
+                        writeNative("local", BIDS, rows, Map.of("write.parquet.row-group-size-bytes", "100000"))),
+                java.nio.file.Files.readAllBytes(local),
                 "the same bytes as to a local file");
     }
 
@@ -245,8 +272,11 @@ class NativeParquetWriterBehaviourTest {
 
     private void assertFailsLeavingNoFile(RowData bad, String... messageParts) {
         Path file = dir.resolve("failed.parquet");
-        NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile())).schema(BIDS)
-                .set("write.parquet.row-group-size-bytes", "65536").batchSize(1000).build();
+        NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile()))
+                .schema(BIDS)
+                .set("write.parquet.row-group-size-bytes", "65536")
+                .batchSize(1000)
+                .build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> {
             for (RowData row : goodRowsThen(bad)) {
                 writer.add(row);
@@ -267,14 +297,16 @@ class NativeParquetWriterBehaviourTest {
 
     @Test
     void aNullInARequiredColumnFailsTheWriterNamingTheColumn() {
-        assertFailsLeavingNoFile(GenericRowData.of(1L, null, 3L, null, null, TimestampData.fromEpochMillis(0), null),
-                "bidder");
+        assertFailsLeavingNoFile(
+                GenericRowData.of(1L, null, 3L, null, null, TimestampData.fromEpochMillis(0), null), "bidder");
     }
 
     @Test
     void aValueOfTheWrongClassFailsTheWriterNamingTheColumnItsTypeAndTheClass() {
-        assertFailsLeavingNoFile(GenericRowData.of(1L, 2, 3L, null, null, TimestampData.fromEpochMillis(0), null),
-                "'bidder' of type BIGINT", "java.lang.Integer");
+        assertFailsLeavingNoFile(
+                GenericRowData.of(1L, 2, 3L, null, null, TimestampData.fromEpochMillis(0), null),
+                "'bidder' of type BIGINT",
+                "java.lang.Integer");
     }
 
     @Test
@@ -284,16 +316,27 @@ class NativeParquetWriterBehaviourTest {
 
     @Test
     void invalidUtf8RefusedByTheLibraryFailsTheWriterNamingTheColumn() {
-        assertFailsLeavingNoFile(GenericRowData.of(1L, 2L, 3L, StringData.fromBytes(new byte[] {(byte) 0xC3, 0x28}),
-                null, TimestampData.fromEpochMillis(0), null), "channel");
+        assertFailsLeavingNoFile(
+                GenericRowData.of(
+                        1L,
+                        2L,
+                        3L,
+                        StringData.fromBytes(new byte[] {(byte) 0xC3, 0x28}),
+                        null,
+                        TimestampData.fromEpochMillis(0),
+                        null),
+                "channel");
     }
 
     @Test
     void aFailedWriterDeletesThroughItsFileIo() {
         InMemoryFileIO io = new InMemoryFileIO();
         String location = "mem://warehouse/failed.parquet";
-        NativeParquetWriter writer = NativeParquet.write(io.newOutputFile(location)).schema(BIDS)
-                .set("write.parquet.row-group-size-bytes", "65536").deleteWith(io).build();
+        NativeParquetWriter writer = NativeParquet.write(io.newOutputFile(location))
+                .schema(BIDS)
+                .set("write.parquet.row-group-size-bytes", "65536")
+                .deleteWith(io)
+                .build();
         assertThrows(IllegalArgumentException.class, () -> {
             for (RowData row : goodRowsThen(GenericRowData.of(1L, 2L))) {
                 writer.add(row);
@@ -305,8 +348,10 @@ class NativeParquetWriterBehaviourTest {
     @Test
     void abortLeavesNoFile() {
         Path file = dir.resolve("aborted.parquet");
-        NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile())).schema(BIDS)
-                .set("write.parquet.row-group-size-bytes", "65536").build();
+        NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile()))
+                .schema(BIDS)
+                .set("write.parquet.row-group-size-bytes", "65536")
+                .build();
         bids(30_000, 2).forEach(writer::add);
         assertTrue(java.nio.file.Files.exists(file), "row groups were written");
         writer.abort();
@@ -326,8 +371,10 @@ class NativeParquetWriterBehaviourTest {
         assertEquals("someone else's", java.nio.file.Files.readString(file), "not deleted, not replaced");
 
         List<RowData> rows = bids(100, 1);
-        try (NativeParquetWriter overwriting = NativeParquet.write(Files.localOutput(file.toFile())).schema(BIDS)
-                .overwrite().build()) {
+        try (NativeParquetWriter overwriting = NativeParquet.write(Files.localOutput(file.toFile()))
+                .schema(BIDS)
+                .overwrite()
+                .build()) {
             rows.forEach(overwriting::add);
         }
         assertEquals(ParquetJava.expected(rows, BIDS), ParquetJava.read(file, BIDS));
@@ -340,8 +387,8 @@ class NativeParquetWriterBehaviourTest {
         Path fromRows = writeNative("rows", BIDS, rows, properties);
         Path fromBatches = dir.resolve("batches.parquet");
         try (NativeParquetWriter writer = writer(Files.localOutput(fromBatches.toFile()), BIDS, properties);
-                RowDataAppender appender = new RowDataAppender(NativeParquetWriter.flinkType(BIDS),
-                        new BufferAllocator(MemoryTracker.root()))) {
+                RowDataAppender appender = new RowDataAppender(
+                        NativeParquetWriter.flinkType(BIDS), new BufferAllocator(MemoryTracker.root()))) {
             writer.add(rows.getFirst()); // rows added before a batch go first
             for (int i = 1; i < rows.size(); i++) {
                 appender.append(rows.get(i));
@@ -355,8 +402,8 @@ class NativeParquetWriterBehaviourTest {
 
         Path wrong = dir.resolve("wrong.parquet");
         Schema other = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-        try (RowDataAppender appender = new RowDataAppender(NativeParquetWriter.flinkType(other),
-                new BufferAllocator(MemoryTracker.root()))) {
+        try (RowDataAppender appender =
+                new RowDataAppender(NativeParquetWriter.flinkType(other), new BufferAllocator(MemoryTracker.root()))) {
             appender.append(GenericRowData.of(1L));
             NativeParquetWriter writer = writer(Files.localOutput(wrong.toFile()), BIDS, Map.of());
             FinishedArray batch = appender.finish();
@@ -368,24 +415,37 @@ class NativeParquetWriterBehaviourTest {
     @Test
     void forTableTakesTheTablesPropertiesMetricsConfigAndFileIo() throws IOException {
         org.apache.iceberg.Table table = new org.apache.iceberg.hadoop.HadoopTables(
-                new org.apache.hadoop.conf.Configuration()).create(BIDS, org.apache.iceberg.PartitionSpec.unpartitioned(),
-                Map.of("write.parquet.compression-codec", "snappy", "write.metadata.metrics.default", "counts"),
-                dir.resolve("table").toUri().toString());
+                        new org.apache.hadoop.conf.Configuration())
+                .create(
+                        BIDS,
+                        org.apache.iceberg.PartitionSpec.unpartitioned(),
+                        Map.of("write.parquet.compression-codec", "snappy", "write.metadata.metrics.default", "counts"),
+                        dir.resolve("table").toUri().toString());
         String location = table.locationProvider().newDataLocation("native.parquet");
-        NativeParquetWriter writer = NativeParquet.write(table.io().newOutputFile(location)).forTable(table).build();
+        NativeParquetWriter writer = NativeParquet.write(table.io().newOutputFile(location))
+                .forTable(table)
+                .build();
         List<RowData> rows = bids(1_000, 4);
         try (writer) {
             rows.forEach(writer::add);
         }
         Path file = Path.of(java.net.URI.create(location));
-        assertEquals(CompressionCodecName.SNAPPY,
-                ParquetJava.footer(file).getBlocks().getFirst().getColumns().getFirst().getCodec());
+        assertEquals(
+                CompressionCodecName.SNAPPY,
+                ParquetJava.footer(file)
+                        .getBlocks()
+                        .getFirst()
+                        .getColumns()
+                        .getFirst()
+                        .getCodec());
         assertEquals(1_000L, writer.metrics().valueCounts().get(1));
         assertTrue(writer.metrics().lowerBounds().isEmpty(), "counts mode keeps no bounds");
 
         String failed = table.locationProvider().newDataLocation("failed.parquet");
-        NativeParquetWriter failing = NativeParquet.write(table.io().newOutputFile(failed)).forTable(table)
-                .set("write.parquet.row-group-size-bytes", "65536").build();
+        NativeParquetWriter failing = NativeParquet.write(table.io().newOutputFile(failed))
+                .forTable(table)
+                .set("write.parquet.row-group-size-bytes", "65536")
+                .build();
         assertThrows(IllegalArgumentException.class, () -> {
             for (RowData row : goodRowsThen(GenericRowData.of(1L))) {
                 failing.add(row);
@@ -408,38 +468,49 @@ class NativeParquetWriterBehaviourTest {
         Path throughJava = writeNative("stream", BIDS, rows, properties);
         Path local = java.nio.file.Files.createDirectory(dir.resolve("local"));
         Path file = local.resolve("path.parquet");
-        NativeParquetWriter writer = NativeParquet.write(file).schema(BIDS).setAll(properties).build();
+        NativeParquetWriter writer =
+                NativeParquet.write(file).schema(BIDS).setAll(properties).build();
         try (writer) {
             rows.forEach(writer::add);
-            assertEquals(List.of(), listing(local).stream().filter(n -> !n.startsWith(".")).toList(),
+            assertEquals(
+                    List.of(),
+                    listing(local).stream().filter(n -> !n.startsWith(".")).toList(),
                     "only a hidden temporary file until close");
         }
         assertEquals(List.of("path.parquet"), listing(local));
         assertArrayEquals(java.nio.file.Files.readAllBytes(throughJava), java.nio.file.Files.readAllBytes(file));
         assertEquals(java.nio.file.Files.size(file), writer.length());
-        assertEquals(ParquetJava.footer(file).getBlocks().stream().map(BlockMetaData::getStartingPos).toList(),
+        assertEquals(
+                ParquetJava.footer(file).getBlocks().stream()
+                        .map(BlockMetaData::getStartingPos)
+                        .toList(),
                 writer.splitOffsets());
     }
 
     @Test
     void aLocalPathWriterLeavesNothingWhenItFailsIsAbortedOrHasNoRows() throws IOException {
         Path local = java.nio.file.Files.createDirectory(dir.resolve("local"));
-        NativeParquetWriter failing = NativeParquet.write(local.resolve("failed.parquet")).schema(BIDS)
-                .set("write.parquet.row-group-size-bytes", "65536").build();
+        NativeParquetWriter failing = NativeParquet.write(local.resolve("failed.parquet"))
+                .schema(BIDS)
+                .set("write.parquet.row-group-size-bytes", "65536")
+                .build();
         var e = assertThrows(IllegalArgumentException.class, () -> {
-            for (RowData row : goodRowsThen(GenericRowData.of(1L, null, 3L, null, null, TimestampData.fromEpochMillis(0),
-                    null))) {
+            for (RowData row :
+                    goodRowsThen(GenericRowData.of(1L, null, 3L, null, null, TimestampData.fromEpochMillis(0), null))) {
                 failing.add(row);
             }
         });
         assertTrue(e.getMessage().contains("bidder"), e.getMessage());
 
-        NativeParquetWriter aborted = NativeParquet.write(local.resolve("aborted.parquet")).schema(BIDS)
-                .set("write.parquet.row-group-size-bytes", "65536").build();
+        NativeParquetWriter aborted = NativeParquet.write(local.resolve("aborted.parquet"))
+                .schema(BIDS)
+                .set("write.parquet.row-group-size-bytes", "65536")
+                .build();
         bids(30_000, 3).forEach(aborted::add);
         aborted.abort();
 
-        NativeParquetWriter empty = NativeParquet.write(local.resolve("empty.parquet")).schema(BIDS).build();
+        NativeParquetWriter empty =
+                NativeParquet.write(local.resolve("empty.parquet")).schema(BIDS).build();
         empty.close();
         assertEquals(0L, empty.metrics().recordCount());
 
@@ -450,11 +521,14 @@ class NativeParquetWriterBehaviourTest {
     void aLocalPathIsReplacedOnlyWhenOverwriting() throws IOException {
         Path file = dir.resolve("exists.parquet");
         java.nio.file.Files.writeString(file, "someone else's");
-        assertThrows(NativeException.Io.class, () -> NativeParquet.write(file).schema(BIDS).build());
+        assertThrows(
+                NativeException.Io.class,
+                () -> NativeParquet.write(file).schema(BIDS).build());
         assertEquals("someone else's", java.nio.file.Files.readString(file));
 
         List<RowData> rows = bids(100, 6);
-        try (NativeParquetWriter writer = NativeParquet.write(file).schema(BIDS).overwrite().build()) {
+        try (NativeParquetWriter writer =
+                NativeParquet.write(file).schema(BIDS).overwrite().build()) {
             rows.forEach(writer::add);
         }
         assertEquals(ParquetJava.expected(rows, BIDS), ParquetJava.read(file, BIDS));
@@ -464,12 +538,17 @@ class NativeParquetWriterBehaviourTest {
     void unknownColumnsAreRefusedUpFrontByName() {
         for (Types.NestedField unknown : List.of(
                 Types.NestedField.optional(2, "nothing", Types.UnknownType.get()),
-                Types.NestedField.optional(2, "location", Types.StructType.of(
-                        Types.NestedField.optional(3, "nothing", Types.UnknownType.get()))))) {
+                Types.NestedField.optional(
+                        2,
+                        "location",
+                        Types.StructType.of(Types.NestedField.optional(3, "nothing", Types.UnknownType.get()))))) {
             Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()), unknown);
             Path file = dir.resolve("unknown.parquet");
-            var e = assertThrows(UnsupportedOperationException.class,
-                    () -> NativeParquet.write(Files.localOutput(file.toFile())).schema(schema).build());
+            var e = assertThrows(
+                    UnsupportedOperationException.class,
+                    () -> NativeParquet.write(Files.localOutput(file.toFile()))
+                            .schema(schema)
+                            .build());
             String name = unknown.type().isStructType() ? "location.nothing" : "nothing";
             assertTrue(e.getMessage().contains("'" + name + "'"), e.getMessage());
             assertFalse(java.nio.file.Files.exists(file));
@@ -484,7 +563,9 @@ class NativeParquetWriterBehaviourTest {
         Path file = writeNative("defaults", schema, rows, Map.of());
         ParquetMetadata footer = ParquetJava.footer(file);
         assertEquals(1, footer.getBlocks().size());
-        assertEquals(CompressionCodecName.ZSTD, footer.getBlocks().getFirst().getColumns().getFirst().getCodec());
+        assertEquals(
+                CompressionCodecName.ZSTD,
+                footer.getBlocks().getFirst().getColumns().getFirst().getCodec());
         assertEquals(rows.size(), IcebergParquetFiles.readStock(file, schema).size());
     }
 
@@ -492,7 +573,9 @@ class NativeParquetWriterBehaviourTest {
     void lengthCountsRowsStillWaitingInTheJavaBatch() throws IOException {
         List<RowData> rows = bids(6_000, 3);
         Path file = dir.resolve("estimate.parquet");
-        try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile())).schema(BIDS).build()) {
+        try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile()))
+                .schema(BIDS)
+                .build()) {
             for (int i = 0; i < 1_000; i++) {
                 writer.add(rows.get(i));
             }
@@ -504,7 +587,8 @@ class NativeParquetWriterBehaviourTest {
             }
             long afterSixThousand = writer.length();
             // 5,000 rows waiting in the default 8,192-row batch are counted at the bytes per row seen so far.
-            assertTrue(afterSixThousand > 4 * afterFirstThousand,
+            assertTrue(
+                    afterSixThousand > 4 * afterFirstThousand,
                     "waiting rows are estimated: " + afterSixThousand + " after " + afterFirstThousand);
         }
     }
@@ -513,8 +597,11 @@ class NativeParquetWriterBehaviourTest {
     void theOpenRowGroupCountsInTheWritersTrackerUntilTheWriterClosesOrAborts() throws IOException {
         List<RowData> rows = bids(30_000, 5);
         try (MemoryTracker owner = MemoryTracker.root().child("buffered")) {
-            NativeParquetWriter writer = NativeParquet.write(Files.localOutput(dir.resolve("buffered.parquet")
-                    .toFile())).schema(BIDS).memoryTracker(owner).build();
+            NativeParquetWriter writer = NativeParquet.write(
+                            Files.localOutput(dir.resolve("buffered.parquet").toFile()))
+                    .schema(BIDS)
+                    .memoryTracker(owner)
+                    .build();
             try (writer) {
                 for (RowData row : rows) {
                     writer.add(row);
@@ -524,8 +611,12 @@ class NativeParquetWriterBehaviourTest {
             }
             assertEquals(0, owner.liveBytes(), "given back when the writer closed");
 
-            NativeParquetWriter failing = NativeParquet.write(Files.localOutput(dir.resolve("failing.parquet")
-                    .toFile())).schema(BIDS).batchSize(1_000).memoryTracker(owner).build();
+            NativeParquetWriter failing = NativeParquet.write(
+                            Files.localOutput(dir.resolve("failing.parquet").toFile()))
+                    .schema(BIDS)
+                    .batchSize(1_000)
+                    .memoryTracker(owner)
+                    .build();
             for (int i = 0; i < 2_000; i++) {
                 failing.add(rows.get(i));
             }

@@ -67,8 +67,13 @@ class NativeParquetWriterConcurrencyTest {
         try {
             for (int round = 0; round < ROUNDS; round++) {
                 Path path = dir.resolve("round-" + round + ".parquet");
-                NativeParquetWriter writer = (round % 2 == 0 ? NativeParquet.write(Files.localOutput(path.toFile()))
-                        : NativeParquet.write(path)).schema(SCHEMA).batchSize(64).memoryTracker(tracker).build();
+                NativeParquetWriter writer = (round % 2 == 0
+                                ? NativeParquet.write(Files.localOutput(path.toFile()))
+                                : NativeParquet.write(path))
+                        .schema(SCHEMA)
+                        .batchSize(64)
+                        .memoryTracker(tracker)
+                        .build();
                 AtomicLong ids = new AtomicLong();
                 Set<Long> written = ConcurrentHashMap.newKeySet();
                 AtomicBoolean ended = new AtomicBoolean();
@@ -134,8 +139,8 @@ class NativeParquetWriterConcurrencyTest {
             case 3 -> {
                 // A batch built apart and handed over whole.
                 List<Long> batch = new ArrayList<>();
-                RowDataAppender appender = new RowDataAppender(NativeParquetWriter.flinkType(SCHEMA),
-                        new BufferAllocator(tracker));
+                RowDataAppender appender =
+                        new RowDataAppender(NativeParquetWriter.flinkType(SCHEMA), new BufferAllocator(tracker));
                 try (appender) {
                     for (int i = random.nextInt(1, 100); i > 0; i--) {
                         long id = ids.getAndIncrement();

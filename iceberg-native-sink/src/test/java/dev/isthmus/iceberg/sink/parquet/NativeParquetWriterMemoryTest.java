@@ -35,7 +35,10 @@ class NativeParquetWriterMemoryTest {
     Path dir;
 
     private NativeParquetWriter writer(Path file, MemoryTracker owner) {
-        return NativeParquet.write(Files.localOutput(file.toFile())).schema(SCHEMA).memoryTracker(owner).build();
+        return NativeParquet.write(Files.localOutput(file.toFile()))
+                .schema(SCHEMA)
+                .memoryTracker(owner)
+                .build();
     }
 
     private static GenericRowData row(long i) {
@@ -44,8 +47,8 @@ class NativeParquetWriterMemoryTest {
 
     /** {@code ROWS} rows as one Arrow batch of the writer's layout, counted in {@code owner}. */
     private static FinishedArray batch(MemoryTracker owner) {
-        try (RowDataAppender appender = new RowDataAppender(NativeParquetWriter.flinkType(SCHEMA),
-                new BufferAllocator(owner))) {
+        try (RowDataAppender appender =
+                new RowDataAppender(NativeParquetWriter.flinkType(SCHEMA), new BufferAllocator(owner))) {
             for (long i = 0; i < ROWS; i++) {
                 appender.append(row(i));
             }
@@ -70,8 +73,7 @@ class NativeParquetWriterMemoryTest {
                 for (long i = 0; i < 1_000; i++) {
                     writer.add(row(i));
                 }
-                assertTrue(writing.liveBytes() - pages >= 1_000 * 8, "and so does the batch being built: "
-                        + writing);
+                assertTrue(writing.liveBytes() - pages >= 1_000 * 8, "and so does the batch being built: " + writing);
                 assertEquals(0, idle.liveBytes(), "a writer that wrote nothing holds nothing");
             }
             assertEquals(0, writing.liveBytes(), "the row group was written out and the writer's memory freed");
@@ -82,14 +84,16 @@ class NativeParquetWriterMemoryTest {
     void aWriterWhoseBufferedPagesPassItsCapFailsAfterTheBatchWentIn() throws Exception {
         Path file = dir.resolve("pages.parquet");
         try (MemoryTracker building = MemoryTracker.root().child("building");
-                MemoryTracker capped = MemoryTracker.root().child("writer of db.t (subtask 1)", 16 * 1024,
-                        "test.cap")) {
+                MemoryTracker capped =
+                        MemoryTracker.root().child("writer of db.t (subtask 1)", 16 * 1024, "test.cap")) {
             // The batch counts in its builder's tracker: the writer's cap sees only the pages.
             FinishedArray batch = batch(building);
             NativeParquetWriter writer = writer(file, capped);
-            MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
-                    () -> writer.write(batch));
-            assertTrue(Arrays.stream(e.getStackTrace()).anyMatch(f -> f.getMethodName().equals("noteBuffered")),
+            MemoryLimitExceededException e =
+                    assertThrows(MemoryLimitExceededException.class, () -> writer.write(batch));
+            assertTrue(
+                    Arrays.stream(e.getStackTrace())
+                            .anyMatch(f -> f.getMethodName().equals("noteBuffered")),
                     "refused when the pages were counted, not on an allocation");
             assertTrue(e.requested() > 16 * 1024, "the row group's pages: " + e.getMessage());
             assertEquals(0, capped.liveBytes(), "the failed writer gave everything back");
@@ -111,9 +115,13 @@ class NativeParquetWriterMemoryTest {
                     writer.add(row(i));
                 }
             });
-            assertTrue(e.getMessage().startsWith("isthmus/writer of db.t (subtask 0) would exceed its native memory cap "
-                    + "of 262144 bytes (test.cap): asked for "), e.getMessage());
-            assertTrue(e.getMessage().contains(", for isthmus/writer of db.t (subtask 0)/parquet-writer " + file),
+            assertTrue(
+                    e.getMessage()
+                            .startsWith("isthmus/writer of db.t (subtask 0) would exceed its native memory cap "
+                                    + "of 262144 bytes (test.cap): asked for "),
+                    e.getMessage());
+            assertTrue(
+                    e.getMessage().contains(", for isthmus/writer of db.t (subtask 0)/parquet-writer " + file),
                     e.getMessage());
             assertEquals(0, capped.liveBytes(), "the failed writer gave everything back");
             assertThrows(IllegalStateException.class, () -> writer.add(row(0)), "the writer failed for good");

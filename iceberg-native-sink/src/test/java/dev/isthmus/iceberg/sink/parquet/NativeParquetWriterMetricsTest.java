@@ -49,29 +49,36 @@ class NativeParquetWriterMetricsTest {
                 Arguments.of("counts", Map.of("write.metadata.metrics.default", "counts")),
                 Arguments.of("full", Map.of("write.metadata.metrics.default", "full")),
                 Arguments.of("truncate(3)", Map.of("write.metadata.metrics.default", "truncate(3)")),
-                Arguments.of("per column", Map.of(
-                        "write.metadata.metrics.default", "none",
-                        "write.metadata.metrics.column.str", "truncate(2)",
-                        "write.metadata.metrics.column.bin", "full",
-                        "write.metadata.metrics.column.f64", "counts",
-                        "write.metadata.metrics.column.f32", "full",
-                        "write.metadata.metrics.column.dec38", "truncate(1)",
-                        "write.metadata.metrics.column.uuid", "truncate(4)",
-                        "write.metadata.metrics.column.i64", "counts")));
+                Arguments.of(
+                        "per column",
+                        Map.of(
+                                "write.metadata.metrics.default", "none",
+                                "write.metadata.metrics.column.str", "truncate(2)",
+                                "write.metadata.metrics.column.bin", "full",
+                                "write.metadata.metrics.column.f64", "counts",
+                                "write.metadata.metrics.column.f32", "full",
+                                "write.metadata.metrics.column.dec38", "truncate(1)",
+                                "write.metadata.metrics.column.uuid", "truncate(4)",
+                                "write.metadata.metrics.column.i64", "counts")));
     }
 
-    private Metrics writeNative(Path file, Schema schema, List<RowData> rows, Map<String, String> properties,
-            MetricsConfig config) throws IOException {
+    private Metrics writeNative(
+            Path file, Schema schema, List<RowData> rows, Map<String, String> properties, MetricsConfig config)
+            throws IOException {
         NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile()))
-                .schema(schema).setAll(properties).metricsConfig(config).build();
+                .schema(schema)
+                .setAll(properties)
+                .metricsConfig(config)
+                .build();
         try (writer) {
             rows.forEach(writer::add);
         }
         return writer.metrics();
     }
 
-    private Metrics writeStock(Path file, Schema schema, List<RowData> rows, Map<String, String> properties,
-            MetricsConfig config) throws IOException {
+    private Metrics writeStock(
+            Path file, Schema schema, List<RowData> rows, Map<String, String> properties, MetricsConfig config)
+            throws IOException {
         FileAppender<RowData> writer = ParquetJava.stockWriter(file, schema, properties, config);
         try (writer) {
             rows.forEach(writer::add);
@@ -125,9 +132,17 @@ class NativeParquetWriterMetricsTest {
         Schema schema = RandomRecords.EVERY_TYPE;
         List<RowData> rows = FlinkRows.of(schema, new RandomRecords(31, 0.2).records(schema, 2_000));
         // Iceberg takes float and double bounds from its value writers even then; the library too.
-        Map<String, String> properties = Map.of("write.parquet.stats-enabled.column.str", "false",
-                "write.parquet.stats-enabled.column.i32", "false", "write.parquet.stats-enabled.column.dec38", "false",
-                "write.parquet.stats-enabled.column.f32", "false", "write.parquet.stats-enabled.column.f64", "false");
+        Map<String, String> properties = Map.of(
+                "write.parquet.stats-enabled.column.str",
+                "false",
+                "write.parquet.stats-enabled.column.i32",
+                "false",
+                "write.parquet.stats-enabled.column.dec38",
+                "false",
+                "write.parquet.stats-enabled.column.f32",
+                "false",
+                "write.parquet.stats-enabled.column.f64",
+                "false");
         MetricsConfig config = MetricsConfig.fromProperties(Map.of("write.metadata.metrics.default", "full"));
         Metrics stock = writeStock(dir.resolve("stock.parquet"), schema, rows, properties, config);
         Metrics actual = writeNative(dir.resolve("native.parquet"), schema, rows, properties, config);
@@ -148,14 +163,16 @@ class NativeParquetWriterMetricsTest {
         java.util.Arrays.fill(ff, (byte) 0xFF);
         List<RowData> rows = new ArrayList<>();
         // Upper bounds that cannot be incremented (all 0xFF, U+10FFFF) are dropped by Iceberg.
-        rows.add(GenericRowData.of(StringData.fromString("a".repeat(40)), new byte[] {1, 2},
-                new byte[20], null, Double.NaN));
+        rows.add(GenericRowData.of(
+                StringData.fromString("a".repeat(40)), new byte[] {1, 2}, new byte[20], null, Double.NaN));
         rows.add(GenericRowData.of(StringData.fromString("\uDBFF\uDFFF".repeat(20)), ff, ff, null, Double.NaN));
         rows.add(GenericRowData.of(StringData.fromString("日本語テキスト".repeat(5)), new byte[] {}, ff, null, null));
         for (String mode : List.of("truncate(16)", "truncate(1)", "full", "counts")) {
             MetricsConfig config = MetricsConfig.fromProperties(Map.of("write.metadata.metrics.default", mode));
-            Metrics stock = writeStock(dir.resolve("stock-" + mode + ".parquet"), schema, rows, new HashMap<>(), config);
-            Metrics actual = writeNative(dir.resolve("native-" + mode + ".parquet"), schema, rows, new HashMap<>(), config);
+            Metrics stock =
+                    writeStock(dir.resolve("stock-" + mode + ".parquet"), schema, rows, new HashMap<>(), config);
+            Metrics actual =
+                    writeNative(dir.resolve("native-" + mode + ".parquet"), schema, rows, new HashMap<>(), config);
             assertSameMetrics(schema, stock, actual);
         }
     }
@@ -167,7 +184,9 @@ class NativeParquetWriterMetricsTest {
         Path stockFile = dir.resolve("stock.parquet");
         Path nativeFile = dir.resolve("native.parquet");
         Metrics stock = writeStock(stockFile, schema, List.of(), new HashMap<>(), config);
-        NativeParquetWriter writer = NativeParquet.write(Files.localOutput(nativeFile.toFile())).schema(schema).build();
+        NativeParquetWriter writer = NativeParquet.write(Files.localOutput(nativeFile.toFile()))
+                .schema(schema)
+                .build();
         writer.close();
         assertFalse(java.nio.file.Files.exists(stockFile), "Iceberg's writer creates no file for no rows");
         assertFalse(java.nio.file.Files.exists(nativeFile), "nor does the native one");

@@ -45,11 +45,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ExtendWith(LeakCheckExtension.class)
 class NativeParquetWriterNestedTest {
     /** A column nested three deep, added to every random schema so that each has one. */
-    private static final Types.NestedField DEEP = Types.NestedField.optional(1000, "deep",
-            Types.ListType.ofOptional(1001, Types.StructType.of(
-                    Types.NestedField.required(1002, "a", Types.IntegerType.get()),
-                    Types.NestedField.optional(1003, "b", Types.MapType.ofOptional(1004, 1005,
-                            Types.StringType.get(), Types.ListType.ofRequired(1006, Types.LongType.get()))))));
+    private static final Types.NestedField DEEP = Types.NestedField.optional(
+            1000,
+            "deep",
+            Types.ListType.ofOptional(
+                    1001,
+                    Types.StructType.of(
+                            Types.NestedField.required(1002, "a", Types.IntegerType.get()),
+                            Types.NestedField.optional(
+                                    1003,
+                                    "b",
+                                    Types.MapType.ofOptional(
+                                            1004,
+                                            1005,
+                                            Types.StringType.get(),
+                                            Types.ListType.ofRequired(1006, Types.LongType.get()))))));
 
     @TempDir
     Path dir;
@@ -64,7 +74,8 @@ class NativeParquetWriterNestedTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {21, 22, 23, 24, 25, 26, 27, 28})
     void randomNestedSchemasWriteWhatIcebergsWriterWrites(long seed) throws IOException {
-        List<Types.NestedField> columns = new ArrayList<>(RandomRecords.randomSchema(seed).columns());
+        List<Types.NestedField> columns =
+                new ArrayList<>(RandomRecords.randomSchema(seed).columns());
         columns.add(DEEP);
         Schema schema = new Schema(columns);
         List<RowData> rows = FlinkRows.of(schema, new RandomRecords(seed, 0.2).records(schema, 2_000));
@@ -75,8 +86,8 @@ class NativeParquetWriterNestedTest {
         if (seed % 3 == 0) {
             properties.put("write.parquet.dict-size-bytes", "256");
         }
-        MetricsConfig metrics = MetricsConfig.fromProperties(seed % 4 == 1
-                ? Map.of("write.metadata.metrics.default", "full") : Map.of());
+        MetricsConfig metrics = MetricsConfig.fromProperties(
+                seed % 4 == 1 ? Map.of("write.metadata.metrics.default", "full") : Map.of());
 
         Path stockFile = dir.resolve("stock-" + seed + ".parquet");
         FileAppender<RowData> stock = ParquetJava.stockWriter(stockFile, schema, properties, metrics);
@@ -85,14 +96,20 @@ class NativeParquetWriterNestedTest {
         }
         Path nativeFile = dir.resolve("native-" + seed + ".parquet");
         NativeParquetWriter writer = NativeParquet.write(Files.localOutput(nativeFile.toFile()))
-                .schema(schema).setAll(properties).metricsConfig(metrics).batchSize(777).memoryTracker(tracker)
+                .schema(schema)
+                .setAll(properties)
+                .metricsConfig(metrics)
+                .batchSize(777)
+                .memoryTracker(tracker)
                 .build();
         try (writer) {
             rows.forEach(writer::add);
         }
 
-        assertEquals(ParquetJava.footer(stockFile).getFileMetaData().getSchema(),
-                ParquetJava.footer(nativeFile).getFileMetaData().getSchema(), "the Parquet schema");
+        assertEquals(
+                ParquetJava.footer(stockFile).getFileMetaData().getSchema(),
+                ParquetJava.footer(nativeFile).getFileMetaData().getSchema(),
+                "the Parquet schema");
         assertTrue(ParquetJava.footer(nativeFile).getBlocks().size() > 1, "several row groups");
         Map<String, List<String>> expectedLevels = ParquetJava.levels(stockFile);
         Map<String, List<String>> levels = ParquetJava.levels(nativeFile);
@@ -103,9 +120,12 @@ class NativeParquetWriterNestedTest {
         assertTrue(deepest.stream().anyMatch(l -> l.endsWith("/-")), "and slots without one");
 
         RowType rowType = NativeParquetWriter.flinkType(schema);
-        List<List<Object>> expected = rows.stream().map(r -> FlinkValues.row(r, rowType)).toList();
+        List<List<Object>> expected =
+                rows.stream().map(r -> FlinkValues.row(r, rowType)).toList();
         assertEquals(expected, IcebergParquetFiles.readStock(nativeFile, schema), "Iceberg's Flink reader");
-        assertEquals(expected, NativeParquetWriterReadBackTest.readNative(nativeFile, schema, tracker),
+        assertEquals(
+                expected,
+                NativeParquetWriterReadBackTest.readNative(nativeFile, schema, tracker),
                 "the native decoder");
 
         NativeParquetWriterMetricsTest.assertSameMetrics(schema, stock.metrics(), writer.metrics());
@@ -116,35 +136,43 @@ class NativeParquetWriterNestedTest {
 
     @Test
     void aNullElementOfARequiredListFailsNamingItsPath() {
-        Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+        Schema schema = new Schema(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
                 Types.NestedField.optional(2, "tags", Types.ListType.ofRequired(3, Types.StringType.get())));
         Path file = dir.resolve("bad-element.parquet");
         var e = assertThrows(IllegalArgumentException.class, () -> {
-            try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile())).schema(schema)
-                    .memoryTracker(tracker).build()) {
+            try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile()))
+                    .schema(schema)
+                    .memoryTracker(tracker)
+                    .build()) {
                 writer.add(GenericRowData.of(1L, new GenericArrayData(new Object[] {StringData.fromString("a")})));
-                writer.add(GenericRowData.of(2L, new GenericArrayData(new Object[] {StringData.fromString("b"), null})));
+                writer.add(
+                        GenericRowData.of(2L, new GenericArrayData(new Object[] {StringData.fromString("b"), null})));
             }
         });
-        assertTrue(e.getMessage().contains("row 1 of the batch: field 'tags.element' is NOT NULL but got a null"),
+        assertTrue(
+                e.getMessage().contains("row 1 of the batch: field 'tags.element' is NOT NULL but got a null"),
                 e.getMessage());
         assertFalse(java.nio.file.Files.exists(file), "no file is left");
     }
 
     @Test
     void aNullMapKeyFailsNamingTheKey() {
-        Schema schema = new Schema(Types.NestedField.optional(1, "attributes",
-                Types.MapType.ofOptional(2, 3, Types.StringType.get(), Types.IntegerType.get())));
+        Schema schema = new Schema(Types.NestedField.optional(
+                1, "attributes", Types.MapType.ofOptional(2, 3, Types.StringType.get(), Types.IntegerType.get())));
         Path file = dir.resolve("bad-key.parquet");
         Map<Object, Object> entries = new LinkedHashMap<>();
         entries.put(null, 7);
         var e = assertThrows(IllegalArgumentException.class, () -> {
-            try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile())).schema(schema)
-                    .memoryTracker(tracker).build()) {
+            try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile()))
+                    .schema(schema)
+                    .memoryTracker(tracker)
+                    .build()) {
                 writer.add(GenericRowData.of(new GenericMapData(entries)));
             }
         });
-        assertTrue(e.getMessage().contains("field 'attributes.entries.key' is NOT NULL but got a null"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("field 'attributes.entries.key' is NOT NULL but got a null"), e.getMessage());
         assertFalse(java.nio.file.Files.exists(file), "no file is left");
     }
 }

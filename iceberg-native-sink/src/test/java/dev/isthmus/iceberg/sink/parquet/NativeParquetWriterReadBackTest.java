@@ -65,8 +65,9 @@ class NativeParquetWriterReadBackTest {
         return all.stream();
     }
 
-    private Path writeNative(String name, Schema schema, List<RowData> rows, Map<String, String> properties,
-            int batchSize) throws IOException {
+    private Path writeNative(
+            String name, Schema schema, List<RowData> rows, Map<String, String> properties, int batchSize)
+            throws IOException {
         Path file = dir.resolve(name + ".parquet");
         try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(file.toFile()))
                 .schema(schema)
@@ -83,7 +84,8 @@ class NativeParquetWriterReadBackTest {
 
     private void assertReadsBack(Path file, Schema schema, List<RowData> rows) {
         RowType rowType = NativeParquetWriter.flinkType(schema);
-        List<List<Object>> expected = rows.stream().map(r -> FlinkValues.row(r, rowType)).toList();
+        List<List<Object>> expected =
+                rows.stream().map(r -> FlinkValues.row(r, rowType)).toList();
         assertEquals(expected, IcebergParquetFiles.readStock(file, schema), "Iceberg's Flink reader");
         assertEquals(ParquetJava.expected(rows, schema), ParquetJava.read(file, schema), "parquet-java's reader");
         assertEquals(expected, readNative(file, schema, tracker), "the native decoder");
@@ -115,11 +117,20 @@ class NativeParquetWriterReadBackTest {
         List<Record> records = new RandomRecords((codec + pageVersion).hashCode(), 0.15).records(schema, 5_000);
         List<RowData> rows = FlinkRows.of(schema, records);
         // Small pages and row groups, so that a file has several of each.
-        Path file = writeNative(codec + "-" + pageVersion, schema, rows, Map.of(
-                "write.parquet.compression-codec", codec,
-                "write.parquet.page-version", pageVersion,
-                "write.parquet.page-size-bytes", "4096",
-                "write.parquet.row-group-size-bytes", "65536"), 1000);
+        Path file = writeNative(
+                codec + "-" + pageVersion,
+                schema,
+                rows,
+                Map.of(
+                        "write.parquet.compression-codec",
+                        codec,
+                        "write.parquet.page-version",
+                        pageVersion,
+                        "write.parquet.page-size-bytes",
+                        "4096",
+                        "write.parquet.row-group-size-bytes",
+                        "65536"),
+                1000);
         assertTrue(ParquetJava.footer(file).getBlocks().size() > 1, "several row groups");
         assertReadsBack(file, schema, rows);
     }
@@ -132,7 +143,8 @@ class NativeParquetWriterReadBackTest {
             schema = new Schema(Types.NestedField.optional(1, "only", Types.StringType.get()));
         }
         List<RowData> rows = FlinkRows.of(schema, new RandomRecords(seed, 0.3).records(schema, 2_000));
-        Map<String, String> properties = seed % 2 == 0 ? Map.of("write.parquet.page-version", "v2")
+        Map<String, String> properties = seed % 2 == 0
+                ? Map.of("write.parquet.page-version", "v2")
                 : Map.of("write.parquet.dict-size-bytes", "512", "write.parquet.row-group-size-bytes", "16384");
         // A batch size that does not divide the row count: the last batch is partial.
         Path file = writeNative("random-" + seed, schema, rows, properties, 333);
@@ -147,8 +159,11 @@ class NativeParquetWriterReadBackTest {
         Path original = writeNative("original", schema, rows, properties, 1000);
         Path copy = dir.resolve("copy.parquet");
         // Rows as the native source hands them to Flink: ColumnarRowData over Arrow vectors.
-        try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(copy.toFile())).schema(schema)
-                        .setAll(properties).memoryTracker(tracker).build();
+        try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(copy.toFile()))
+                        .schema(schema)
+                        .setAll(properties)
+                        .memoryTracker(tracker)
+                        .build();
                 NativeParquetFile parquet = NativeParquetFile.open(original);
                 NativeParquetScan scan = parquet.scan(ScanOptions.of(schema).withBatchSize(700), tracker)) {
             while (scan.hasNext()) {
@@ -161,8 +176,8 @@ class NativeParquetWriterReadBackTest {
                 }
             }
         }
-        org.junit.jupiter.api.Assertions.assertArrayEquals(java.nio.file.Files.readAllBytes(original),
-                java.nio.file.Files.readAllBytes(copy));
+        org.junit.jupiter.api.Assertions.assertArrayEquals(
+                java.nio.file.Files.readAllBytes(original), java.nio.file.Files.readAllBytes(copy));
     }
 
     @Test
@@ -178,12 +193,26 @@ class NativeParquetWriterReadBackTest {
                 Types.NestedField.optional(8, "always_null", Types.LongType.get()));
         List<RowData> rows = new ArrayList<>();
         Object[][] extremes = {
-            {Integer.MIN_VALUE, Long.MIN_VALUE, Double.NEGATIVE_INFINITY, Float.NaN,
+            {
+                Integer.MIN_VALUE,
+                Long.MIN_VALUE,
+                Double.NEGATIVE_INFINITY,
+                Float.NaN,
                 FlinkRows.value(Types.DecimalType.of(38, 0), new java.math.BigDecimal("-" + "9".repeat(38))),
-                TimestampData.fromEpochMillis(Long.MIN_VALUE / 1_000 + 1), StringData.fromString(""), null},
-            {Integer.MAX_VALUE, Long.MAX_VALUE, Double.MAX_VALUE, -0.0f,
+                TimestampData.fromEpochMillis(Long.MIN_VALUE / 1_000 + 1),
+                StringData.fromString(""),
+                null
+            },
+            {
+                Integer.MAX_VALUE,
+                Long.MAX_VALUE,
+                Double.MAX_VALUE,
+                -0.0f,
                 FlinkRows.value(Types.DecimalType.of(38, 0), new java.math.BigDecimal("9".repeat(38))),
-                TimestampData.fromEpochMillis(Long.MAX_VALUE / 1_000 - 1), StringData.fromString("\u0000😀\uFFFF"), null},
+                TimestampData.fromEpochMillis(Long.MAX_VALUE / 1_000 - 1),
+                StringData.fromString("\u0000😀\uFFFF"),
+                null
+            },
             {0, 0L, Double.NaN, Float.MIN_VALUE, null, null, null, null},
         };
         for (int i = 0; i < 300; i++) {

@@ -44,7 +44,8 @@ final class ParquetJava {
     private ParquetJava() {}
 
     private static ParquetFileReader open(Path file) throws IOException {
-        return ParquetFileReader.open(new LocalInputFile(file),
+        return ParquetFileReader.open(
+                new LocalInputFile(file),
                 ParquetReadOptions.builder().usePageChecksumVerification(true).build());
     }
 
@@ -63,14 +64,20 @@ final class ParquetJava {
             MessageType type = reader.getFooter().getFileMetaData().getSchema();
             PageReadStore pages;
             while ((pages = reader.readNextRowGroup()) != null) {
-                RecordReader<Group> records = new ColumnIOFactory().getColumnIO(type)
-                        .getRecordReader(pages, new GroupRecordConverter(type));
+                RecordReader<Group> records =
+                        new ColumnIOFactory().getColumnIO(type).getRecordReader(pages, new GroupRecordConverter(type));
                 for (long r = 0; r < pages.getRowCount(); r++) {
                     Group group = records.read();
                     List<Object> row = new ArrayList<>();
                     for (int i = 0; i < schema.columns().size(); i++) {
-                        row.add(group.getFieldRepetitionCount(i) == 0 ? null
-                                : physical(group, i, type.getType(i).asPrimitiveType(), schema.columns().get(i).type()));
+                        row.add(
+                                group.getFieldRepetitionCount(i) == 0
+                                        ? null
+                                        : physical(
+                                                group,
+                                                i,
+                                                type.getType(i).asPrimitiveType(),
+                                                schema.columns().get(i).type()));
                     }
                     rows.add(row);
                 }
@@ -93,12 +100,12 @@ final class ParquetJava {
             String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
             PageReadStore pages;
             while ((pages = reader.readNextRowGroup()) != null) {
-                ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages,
-                        new GroupRecordConverter(type).getRootConverter(), type, createdBy);
+                ColumnReadStoreImpl store = new ColumnReadStoreImpl(
+                        pages, new GroupRecordConverter(type).getRootConverter(), type, createdBy);
                 for (ColumnDescriptor column : type.getColumns()) {
                     ColumnReader values = store.getColumnReader(column);
-                    List<String> out = columns.computeIfAbsent(String.join(".", column.getPath()),
-                            k -> new ArrayList<>());
+                    List<String> out =
+                            columns.computeIfAbsent(String.join(".", column.getPath()), k -> new ArrayList<>());
                     for (long i = 0; i < values.getTotalValueCount(); i++) {
                         int definition = values.getCurrentDefinitionLevel();
                         String value = definition == column.getMaxDefinitionLevel() ? value(values, column) : "-";
@@ -127,18 +134,25 @@ final class ParquetJava {
     private static Object physical(Group group, int i, PrimitiveType parquet, Type iceberg) {
         return switch (parquet.getPrimitiveTypeName()) {
             case BOOLEAN -> group.getBoolean(i, 0);
-            case INT32 -> iceberg instanceof Types.DecimalType d ? BigDecimal.valueOf(group.getInteger(i, 0), d.scale())
-                    : (Object) group.getInteger(i, 0);
-            case INT64 -> iceberg instanceof Types.DecimalType d ? BigDecimal.valueOf(group.getLong(i, 0), d.scale())
-                    : (Object) group.getLong(i, 0);
+            case INT32 ->
+                iceberg instanceof Types.DecimalType d
+                        ? BigDecimal.valueOf(group.getInteger(i, 0), d.scale())
+                        : (Object) group.getInteger(i, 0);
+            case INT64 ->
+                iceberg instanceof Types.DecimalType d
+                        ? BigDecimal.valueOf(group.getLong(i, 0), d.scale())
+                        : (Object) group.getLong(i, 0);
             case FLOAT -> "f" + Integer.toHexString(Float.floatToRawIntBits(group.getFloat(i, 0)));
             case DOUBLE -> "d" + Long.toHexString(Double.doubleToRawLongBits(group.getDouble(i, 0)));
-            case BINARY, FIXED_LEN_BYTE_ARRAY -> switch (iceberg.typeId()) {
-                case STRING -> group.getBinary(i, 0).toStringUsingUTF8();
-                case DECIMAL -> new BigDecimal(new BigInteger(group.getBinary(i, 0).getBytes()),
-                        ((Types.DecimalType) iceberg).scale());
-                default -> HexFormat.of().formatHex(group.getBinary(i, 0).getBytes());
-            };
+            case BINARY, FIXED_LEN_BYTE_ARRAY ->
+                switch (iceberg.typeId()) {
+                    case STRING -> group.getBinary(i, 0).toStringUsingUTF8();
+                    case DECIMAL ->
+                        new BigDecimal(
+                                new BigInteger(group.getBinary(i, 0).getBytes()),
+                                ((Types.DecimalType) iceberg).scale());
+                    default -> HexFormat.of().formatHex(group.getBinary(i, 0).getBytes());
+                };
             default -> throw new IllegalArgumentException("unexpected " + parquet);
         };
     }
@@ -149,7 +163,10 @@ final class ParquetJava {
         for (RowData row : rows) {
             List<Object> values = new ArrayList<>();
             for (int i = 0; i < schema.columns().size(); i++) {
-                values.add(row.isNullAt(i) ? null : expected(row, i, schema.columns().get(i).type()));
+                values.add(
+                        row.isNullAt(i)
+                                ? null
+                                : expected(row, i, schema.columns().get(i).type()));
             }
             all.add(values);
         }
@@ -163,8 +180,9 @@ final class ParquetJava {
             case LONG -> row.getLong(i);
             case FLOAT -> "f" + Integer.toHexString(Float.floatToRawIntBits(row.getFloat(i)));
             case DOUBLE -> "d" + Long.toHexString(Double.doubleToRawLongBits(row.getDouble(i)));
-            case DECIMAL -> row.getDecimal(i, ((Types.DecimalType) type).precision(), ((Types.DecimalType) type).scale())
-                    .toBigDecimal();
+            case DECIMAL ->
+                row.getDecimal(i, ((Types.DecimalType) type).precision(), ((Types.DecimalType) type).scale())
+                        .toBigDecimal();
             case TIME -> row.getInt(i) * 1_000L;
             case TIMESTAMP -> {
                 TimestampData t = row.getTimestamp(i, 6);
@@ -181,8 +199,8 @@ final class ParquetJava {
     }
 
     /** Iceberg's own Parquet writer with its Flink value writers, as Iceberg's Flink sink writes a data file. */
-    static FileAppender<RowData> stockWriter(Path file, Schema schema, Map<String, String> properties,
-            MetricsConfig metricsConfig) {
+    static FileAppender<RowData> stockWriter(
+            Path file, Schema schema, Map<String, String> properties, MetricsConfig metricsConfig) {
         RowType rowType = NativeParquetWriter.flinkType(schema);
         try {
             return Parquet.write(Files.localOutput(file.toFile()))

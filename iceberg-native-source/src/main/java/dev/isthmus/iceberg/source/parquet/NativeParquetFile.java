@@ -79,8 +79,17 @@ public final class NativeParquetFile implements AutoCloseable {
      * @param allDictionary 1 if its {@code encoding_stats} say every data page is dictionary-encoded,
      *     0 if they say not, -1 without {@code encoding_stats}
      */
-    public record ColumnChunk(long byteOffset, long compressedSize, long valueCount, long nullCount, byte[] min,
-            byte[] max, long dictionaryPageOffset, long dataPageOffset, int encodings, int allDictionary) {
+    public record ColumnChunk(
+            long byteOffset,
+            long compressedSize,
+            long valueCount,
+            long nullCount,
+            byte[] min,
+            byte[] max,
+            long dictionaryPageOffset,
+            long dataPageOffset,
+            int encodings,
+            int allDictionary) {
         private static final int PLAIN_DICTIONARY = 2;
         private static final int RLE = 3;
         private static final int BIT_PACKED = 4;
@@ -120,8 +129,11 @@ public final class NativeParquetFile implements AutoCloseable {
             MemorySegment rg = isthmus_row_group_info.allocate(arena);
             for (int i = 0; i < rowGroups.length; i++) {
                 NativeErrors.check(isthmus_h.isthmus_file_row_group(address, i, rg, error), error);
-                rowGroups[i] = new RowGroup(isthmus_row_group_info.num_rows(rg), isthmus_row_group_info.first_row(rg),
-                        isthmus_row_group_info.byte_offset(rg), isthmus_row_group_info.byte_length(rg),
+                rowGroups[i] = new RowGroup(
+                        isthmus_row_group_info.num_rows(rg),
+                        isthmus_row_group_info.first_row(rg),
+                        isthmus_row_group_info.byte_offset(rg),
+                        isthmus_row_group_info.byte_length(rg),
                         isthmus_row_group_info.compressed_size(rg));
             }
             Column[] leaves = new Column[isthmus_file_info.num_columns(info)];
@@ -129,7 +141,8 @@ public final class NativeParquetFile implements AutoCloseable {
             for (int i = 0; i < leaves.length; i++) {
                 NativeErrors.check(isthmus_h.isthmus_file_column(address, i, column, error), error);
                 MemorySegment format = isthmus_column_info.arrow_format(column);
-                leaves[i] = new Column(string(isthmus_column_info.path(column)),
+                leaves[i] = new Column(
+                        string(isthmus_column_info.path(column)),
                         isthmus_column_info.has_field_id(column) == 1 ? isthmus_column_info.field_id(column) : -1,
                         isthmus_column_info.physical_type(column),
                         format.equals(MemorySegment.NULL) ? null : string(format),
@@ -148,7 +161,8 @@ public final class NativeParquetFile implements AutoCloseable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
-            NativeErrors.check(isthmus_h.isthmus_file_open_path(arena.allocateFrom(path.toString()), out, error), error);
+            NativeErrors.check(
+                    isthmus_h.isthmus_file_open_path(arena.allocateFrom(path.toString()), out, error), error);
             return new NativeParquetFile(out.get(ValueLayout.ADDRESS, 0), path.toString(), null);
         }
     }
@@ -157,7 +171,8 @@ public final class NativeParquetFile implements AutoCloseable {
     public static NativeParquetFile open(InputFile input) {
         NativeLibrary.require();
         long size = input.getLength();
-        try (SeekableInputStream stream = input.newStream(); Arena arena = Arena.ofConfined()) {
+        try (SeekableInputStream stream = input.newStream();
+                Arena arena = Arena.ofConfined()) {
             InputRanges ranges = new InputRanges(stream, input.location());
             MemorySegment error = NativeErrors.allocate(arena);
             // A file too short to have a tail is the library's to refuse, as too short for Parquet.
@@ -167,14 +182,16 @@ public final class NativeParquetFile implements AutoCloseable {
             }
             MemorySegment footerLength = arena.allocate(ValueLayout.JAVA_INT);
             // The library sees only the tail: name the file for it.
-            NativeErrors.check(isthmus_h.isthmus_footer_length(tail, 8, size, footerLength, error), error,
-                    input.location());
+            NativeErrors.check(
+                    isthmus_h.isthmus_footer_length(tail, 8, size, footerLength, error), error, input.location());
             long length = Integer.toUnsignedLong(footerLength.get(ValueLayout.JAVA_INT, 0));
             MemorySegment footer = arena.allocate(Math.max(1, length));
             ranges.read(size - 8 - length, footer.asSlice(0, length));
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
-            NativeErrors.check(isthmus_h.isthmus_file_open_footer(footer, length, size,
-                    arena.allocateFrom(input.location()), out, error), error);
+            NativeErrors.check(
+                    isthmus_h.isthmus_file_open_footer(
+                            footer, length, size, arena.allocateFrom(input.location()), out, error),
+                    error);
             return new NativeParquetFile(out.get(ValueLayout.ADDRESS, 0), input.location(), input);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the footer of " + input.location(), e);
@@ -212,16 +229,23 @@ public final class NativeParquetFile implements AutoCloseable {
         if (mapping == null || columns.stream().anyMatch(c -> c.fieldId() >= 0)) {
             return columns;
         }
-        return columns.stream().map(c -> {
-            String[] path = c.path().split("\\.", -1);
-            MappedField mapped = mapping.find(path);
-            if (mapped == null) {
-                mapped = mapping.find(java.util.Arrays.stream(path)
-                        .filter(name -> !name.equals("list") && !name.equals("key_value")).toArray(String[]::new));
-            }
-            return new Column(c.path(), mapped == null || mapped.id() == null ? -1 : mapped.id(), c.physicalType(),
-                    c.arrowFormat(), c.repeated());
-        }).toList();
+        return columns.stream()
+                .map(c -> {
+                    String[] path = c.path().split("\\.", -1);
+                    MappedField mapped = mapping.find(path);
+                    if (mapped == null) {
+                        mapped = mapping.find(java.util.Arrays.stream(path)
+                                .filter(name -> !name.equals("list") && !name.equals("key_value"))
+                                .toArray(String[]::new));
+                    }
+                    return new Column(
+                            c.path(),
+                            mapped == null || mapped.id() == null ? -1 : mapped.id(),
+                            c.physicalType(),
+                            c.arrowFormat(),
+                            c.repeated());
+                })
+                .toList();
     }
 
     /** The footer's metadata of leaf {@code leaf} in row group {@code rowGroup}, statistics copied out. */
@@ -232,13 +256,16 @@ public final class NativeParquetFile implements AutoCloseable {
             MemorySegment error = NativeErrors.allocate(arena);
             MemorySegment chunk = isthmus_column_chunk_info.allocate(arena);
             NativeErrors.check(isthmus_h.isthmus_file_column_chunk(file, rowGroup, leaf, chunk, error), error);
-            return new ColumnChunk(isthmus_column_chunk_info.byte_offset(chunk),
-                    isthmus_column_chunk_info.compressed_size(chunk), isthmus_column_chunk_info.num_values(chunk),
+            return new ColumnChunk(
+                    isthmus_column_chunk_info.byte_offset(chunk),
+                    isthmus_column_chunk_info.compressed_size(chunk),
+                    isthmus_column_chunk_info.num_values(chunk),
                     isthmus_column_chunk_info.null_count(chunk),
                     bytes(isthmus_column_chunk_info.min_value(chunk), isthmus_column_chunk_info.min_length(chunk)),
                     bytes(isthmus_column_chunk_info.max_value(chunk), isthmus_column_chunk_info.max_length(chunk)),
                     isthmus_column_chunk_info.dictionary_page_offset(chunk),
-                    isthmus_column_chunk_info.data_page_offset(chunk), isthmus_column_chunk_info.encodings(chunk),
+                    isthmus_column_chunk_info.data_page_offset(chunk),
+                    isthmus_column_chunk_info.encodings(chunk),
                     isthmus_column_chunk_info.all_dictionary(chunk));
         } finally {
             handle.release();
@@ -260,21 +287,30 @@ public final class NativeParquetFile implements AutoCloseable {
         long length = chunk.dataPageOffset() - chunk.dictionaryPageOffset();
         // The library checked the chunk's range against the file at open; the page lies inside it.
         if (chunk.dictionaryPageOffset() <= 0 || length <= 0 || length > chunk.compressedSize()) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT,
-                    "%s: row group %d, column '%s' has no dictionary page before its data pages (%d to %d)", name,
-                    rowGroup, columns.get(leaf).path(), chunk.dictionaryPageOffset(), chunk.dataPageOffset()));
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "%s: row group %d, column '%s' has no dictionary page before its data pages (%d to %d)",
+                    name,
+                    rowGroup,
+                    columns.get(leaf).path(),
+                    chunk.dictionaryPageOffset(),
+                    chunk.dataPageOffset()));
         }
         InputFile source = input != null ? input : Files.localInput(name);
-        try (Arena arena = Arena.ofConfined(); SeekableInputStream stream = source.newStream()) {
+        try (Arena arena = Arena.ofConfined();
+                SeekableInputStream stream = source.newStream()) {
             MemorySegment page = arena.allocate(length);
             new InputRanges(stream, name).read(chunk.dictionaryPageOffset(), page);
             MemorySegment error = NativeErrors.allocate(arena);
             // The page is read without the lease, so a close need not wait for the I/O.
             MemorySegment file = handle.acquire();
             try {
-                return ImportedArray.receive(tracker, (array, schema) -> NativeErrors.check(
-                        isthmus_h.isthmus_file_dictionary(file, rowGroup, leaf, page, length, array, schema, error),
-                        error));
+                return ImportedArray.receive(
+                        tracker,
+                        (array, schema) -> NativeErrors.check(
+                                isthmus_h.isthmus_file_dictionary(
+                                        file, rowGroup, leaf, page, length, array, schema, error),
+                                error));
             } finally {
                 handle.release();
             }

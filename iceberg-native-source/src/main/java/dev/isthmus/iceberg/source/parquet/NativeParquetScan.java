@@ -53,6 +53,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     private final NativeParquetFile file;
     /** Owns the native scan and everything below that its calls use; freed by {@link #free}. */
     private final NativeHandle scan;
+
     private final ArrowField schema;
     private final MemoryTracker tracker;
     /**
@@ -62,6 +63,7 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
      * file for a split of many small files.
      */
     private final Arena scratch = Arena.ofAuto();
+
     private final ImportArenas batchArenas;
     private final MemorySegment error = NativeErrors.allocate(scratch);
     private final MemorySegment state = scratch.allocate(ValueLayout.JAVA_INT);
@@ -71,8 +73,13 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     private ArrowColumnarBatch pending;
     private boolean ended;
 
-    private NativeParquetScan(NativeParquetFile file, MemorySegment scan, MemorySegment memoryHold, ArrowField schema,
-            MemoryTracker tracker, ArenaRuns runs) {
+    private NativeParquetScan(
+            NativeParquetFile file,
+            MemorySegment scan,
+            MemorySegment memoryHold,
+            ArrowField schema,
+            MemoryTracker tracker,
+            ArenaRuns runs) {
         this.file = file;
         this.scan = new NativeHandle(scan, "scan of " + file.name(), this::free);
         this.schema = schema;
@@ -109,13 +116,19 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
      * Opens a scan of {@code file}, whose handle {@code fileHandle} the caller holds a lease on; its
      * batches' arenas come from {@code runs}, or from runs of its own if {@code null}.
      */
-    static NativeParquetScan open(NativeParquetFile file, MemorySegment fileHandle, ScanOptions options,
-            MemoryTracker tracker, ArenaRuns runs) {
+    static NativeParquetScan open(
+            NativeParquetFile file,
+            MemorySegment fileHandle,
+            ScanOptions options,
+            MemoryTracker tracker,
+            ArenaRuns runs) {
         MemorySegment scan;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment error = NativeErrors.allocate(arena);
             MemorySegment opts = isthmus_scan_options.allocate(arena);
-            int[] ids = options.projection().columns().stream().mapToInt(Types.NestedField::fieldId).toArray();
+            int[] ids = options.projection().columns().stream()
+                    .mapToInt(Types.NestedField::fieldId)
+                    .toArray();
             isthmus_scan_options.field_ids(opts, arena.allocateFrom(ValueLayout.JAVA_INT, ids));
             isthmus_scan_options.num_field_ids(opts, ids.length);
             int[] groups = options.rowGroups();
@@ -126,7 +139,8 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             isthmus_scan_options.first_row(opts, options.firstRow());
             isthmus_scan_options.batch_size(opts, options.batchSize());
             isthmus_scan_options.max_page_size(opts, options.maxPageSize());
-            isthmus_scan_options.flags(opts, options.keepDictionaries() ? isthmus_h.ISTHMUS_SCAN_FLAG_KEEP_DICTIONARIES() : 0);
+            isthmus_scan_options.flags(
+                    opts, options.keepDictionaries() ? isthmus_h.ISTHMUS_SCAN_FLAG_KEEP_DICTIONARIES() : 0);
             if (options.nameMapping() != null) {
                 byte[] names = mappedNames(options.projection(), options.nameMapping());
                 isthmus_scan_options.mapped_names(opts, arena.allocateFrom(ValueLayout.JAVA_BYTE, names));
@@ -286,7 +300,8 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             for (int i = 0; i < n; i++) {
                 MemorySegment range = isthmus_range.asSlice(list, i);
                 long length = isthmus_range.length(range);
-                ranges.read(isthmus_range.offset(range), isthmus_range.buffer(range).reinterpret(length));
+                ranges.read(
+                        isthmus_range.offset(range), isthmus_range.buffer(range).reinterpret(length));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file.name(), e);

@@ -20,8 +20,14 @@ import org.apache.iceberg.mapping.NameMapping;
  *     top-level fields by the names the mapping gives each id, as Iceberg's readers read it), or
  *     {@code null}: such a file is then refused with {@link dev.isthmus.ffm.NativeException.Unsupported}
  */
-public record ScanOptions(Schema projection, int[] rowGroups, long firstRow, int batchSize, boolean keepDictionaries,
-        long maxPageSize, NameMapping nameMapping) {
+public record ScanOptions(
+        Schema projection,
+        int[] rowGroups,
+        long firstRow,
+        int batchSize,
+        boolean keepDictionaries,
+        long maxPageSize,
+        NameMapping nameMapping) {
     public static final int DEFAULT_BATCH_SIZE = 8192;
 
     public ScanOptions {

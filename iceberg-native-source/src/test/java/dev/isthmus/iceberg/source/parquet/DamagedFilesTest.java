@@ -71,7 +71,9 @@ class DamagedFilesTest {
     }
 
     private static NativeException.CorruptData openFails(InputFile input) {
-        return assertThrows(NativeException.CorruptData.class, () -> NativeParquetFile.open(input).close());
+        return assertThrows(
+                NativeException.CorruptData.class,
+                () -> NativeParquetFile.open(input).close());
     }
 
     @Test
@@ -79,26 +81,31 @@ class DamagedFilesTest {
         InputFile truncated = damaged("truncated.parquet", bytes -> Arrays.copyOf(bytes, bytes.length / 2));
         NativeException e = openFails(truncated);
         assertEquals(Status.CORRUPT_DATA, e.status());
-        assertTrue(e.getMessage().startsWith(truncated.location() + ": not a Parquet file: it ends with "),
+        assertTrue(
+                e.getMessage().startsWith(truncated.location() + ": not a Parquet file: it ends with "),
                 e.getMessage());
 
         InputFile badMagic = damaged("bad-magic.parquet", bytes -> {
             bytes[bytes.length - 1] = 'X';
             return bytes;
         });
-        assertEquals(badMagic.location()
-                + ": not a Parquet file: it ends with [50, 41, 52, 58] instead of PAR1", openFails(badMagic).getMessage());
+        assertEquals(
+                badMagic.location() + ": not a Parquet file: it ends with [50, 41, 52, 58] instead of PAR1",
+                openFails(badMagic).getMessage());
 
         InputFile badLength = damaged("bad-footer-length.parquet", bytes -> {
             ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(bytes.length - 8, bytes.length);
             return bytes;
         });
-        assertEquals(badLength.location() + ": footer length " + badLength.getLength() + " does not fit a file of "
-                + badLength.getLength() + " bytes", openFails(badLength).getMessage());
+        assertEquals(
+                badLength.location() + ": footer length " + badLength.getLength() + " does not fit a file of "
+                        + badLength.getLength() + " bytes",
+                openFails(badLength).getMessage());
 
         for (int size : new int[] {0, 3, 11}) {
             InputFile tiny = damaged("tiny-" + size + ".parquet", bytes -> Arrays.copyOf(bytes, size));
-            assertEquals(tiny.location() + ": not a Parquet file: " + size + " bytes are too few",
+            assertEquals(
+                    tiny.location() + ": not a Parquet file: " + size + " bytes are too few",
                     openFails(tiny).getMessage());
         }
 
@@ -130,11 +137,12 @@ class DamagedFilesTest {
         });
         String where = input.location() + ": row group 0, column 'name', page 0: ";
         try (NativeParquetFile file = NativeParquetFile.open(input)) {
-            NativeException e = assertThrows(NativeException.CorruptData.class,
+            NativeException e = assertThrows(
+                    NativeException.CorruptData.class,
                     () -> file.dictionary(0, 1, tracker).close());
             assertTrue(e.getMessage().startsWith(where + "page checksum mismatch"), e.getMessage());
-            NativeException scan = assertThrows(NativeException.CorruptData.class,
-                    () -> NativeRows.read(file, ScanOptions.of(SCHEMA), tracker));
+            NativeException scan = assertThrows(
+                    NativeException.CorruptData.class, () -> NativeRows.read(file, ScanOptions.of(SCHEMA), tracker));
             assertTrue(scan.getMessage().startsWith(where + "page checksum mismatch"), scan.getMessage());
         }
     }
@@ -145,11 +153,17 @@ class DamagedFilesTest {
                 Types.NestedField.required(1, "id", Types.LongType.get()),
                 Types.NestedField.required(3, "added", Types.StringType.get()));
         for (boolean throughFileIo : new boolean[] {false, true}) {
-            NativeException e = assertThrows(NativeException.CorruptData.class,
+            NativeException e = assertThrows(
+                    NativeException.CorruptData.class,
                     () -> NativeRows.read(intact, ScanOptions.of(projection), throughFileIo, tracker));
-            assertTrue(e.getMessage().startsWith(intact.toString()) || e.getMessage().startsWith(
-                    org.apache.iceberg.Files.localInput(intact.toFile()).location()), e.getMessage());
-            assertTrue(e.getMessage().endsWith(": field id 3 ('added') is required, but the file does not have it"),
+            assertTrue(
+                    e.getMessage().startsWith(intact.toString())
+                            || e.getMessage()
+                                    .startsWith(org.apache.iceberg.Files.localInput(intact.toFile())
+                                            .location()),
+                    e.getMessage());
+            assertTrue(
+                    e.getMessage().endsWith(": field id 3 ('added') is required, but the file does not have it"),
                     e.getMessage());
         }
         // Optional, it is a column of nulls (schema evolution).
@@ -165,15 +179,23 @@ class DamagedFilesTest {
     void pagesLargerThanTheScanLimitAreRefusedNamingThePage() {
         ScanOptions options = ScanOptions.of(SCHEMA).withMaxPageSize(100);
         for (boolean throughFileIo : new boolean[] {false, true}) {
-            NativeException e = assertThrows(NativeException.CorruptData.class,
-                    () -> NativeRows.read(intact, options, throughFileIo, tracker));
-            assertTrue(e.getMessage().contains("intact.parquet: row group 0, column 'id', page 0: "
-                    + "uncompressed_page_size "), e.getMessage());
-            assertTrue(e.getMessage().endsWith(" exceeds the scan's limit of 100 bytes per page (the max_page_size "
-                    + "scan option)"), e.getMessage());
+            NativeException e = assertThrows(
+                    NativeException.CorruptData.class, () -> NativeRows.read(intact, options, throughFileIo, tracker));
+            assertTrue(
+                    e.getMessage()
+                            .contains("intact.parquet: row group 0, column 'id', page 0: " + "uncompressed_page_size "),
+                    e.getMessage());
+            assertTrue(
+                    e.getMessage()
+                            .endsWith(" exceeds the scan's limit of 100 bytes per page (the max_page_size "
+                                    + "scan option)"),
+                    e.getMessage());
         }
-        assertEquals(2000, NativeRows.read(intact, ScanOptions.of(SCHEMA).withMaxPageSize(1 << 20), true, tracker)
-                .size());
-        assertThrows(IllegalArgumentException.class, () -> ScanOptions.of(SCHEMA).withMaxPageSize(-1));
+        assertEquals(
+                2000,
+                NativeRows.read(intact, ScanOptions.of(SCHEMA).withMaxPageSize(1 << 20), true, tracker)
+                        .size());
+        assertThrows(
+                IllegalArgumentException.class, () -> ScanOptions.of(SCHEMA).withMaxPageSize(-1));
     }
 }

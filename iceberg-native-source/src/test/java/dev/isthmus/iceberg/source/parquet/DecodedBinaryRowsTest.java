@@ -1,7 +1,6 @@
 package dev.isthmus.iceberg.source.parquet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
@@ -61,9 +60,12 @@ class DecodedBinaryRowsTest {
     @ValueSource(booleans = {false, true})
     void wholeDecodedBatchesTransposeThroughTheGeneratedWriters(boolean keepDictionaries) {
         Schema schema = new Schema(RandomRecords.EVERY_TYPE.columns().stream()
-                .filter(f -> !Set.of("dec38", "uuid", "fixed").contains(f.name())).toList());
+                .filter(f -> !Set.of("dec38", "uuid", "fixed").contains(f.name()))
+                .toList());
         BinaryRowTransposer transposer = transposeEveryBatch(schema, keepDictionaries, true);
-        assertEquals(keepDictionaries ? 0 : (2_500 + 599) / 600, transposer.generatedBatches(),
+        assertEquals(
+                keepDictionaries ? 0 : (2_500 + 599) / 600,
+                transposer.generatedBatches(),
                 "batches written by the generated writer");
     }
 
@@ -74,7 +76,10 @@ class DecodedBinaryRowsTest {
     private BinaryRowTransposer transposeEveryBatch(Schema schema, boolean keepDictionaries, boolean wholeBatches) {
         List<Record> records = new RandomRecords(21, 0.15).records(schema, 2_500);
         Path path = dir.resolve("every-type.parquet");
-        IcebergParquetFiles.write(path, schema, records,
+        IcebergParquetFiles.write(
+                path,
+                schema,
+                records,
                 Map.of(TableProperties.PARQUET_COMPRESSION, TableProperties.PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0));
         List<List<Object>> stock = IcebergParquetFiles.readStock(path, schema);
         RowType type = FlinkSchemaUtil.convert(schema);
@@ -90,7 +95,8 @@ class DecodedBinaryRowsTest {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
                     for (int c = 0; c < batch.array().view().childCount(); c++) {
-                        dictionaryColumns += batch.array().view().child(c).field().isDictionaryEncoded() ? 1 : 0;
+                        dictionaryColumns +=
+                                batch.array().view().child(c).field().isDictionaryEncoded() ? 1 : 0;
                     }
                     // Every row but each third, last first: a selection as a filter leaves, in any order.
                     int[] selection = new int[batch.numRows()];

@@ -29,16 +29,19 @@ class InputRangesTest {
     void readsRangesLargerThanItsChunkThroughASeekableStream(@TempDir Path dir) throws IOException {
         byte[] bytes = content(3 * InputRanges.CHUNK + 123);
         Path file = Files.write(dir.resolve("data.bin"), bytes);
-        try (SeekableInputStream in = org.apache.iceberg.Files.localInput(file.toFile()).newStream();
+        try (SeekableInputStream in =
+                        org.apache.iceberg.Files.localInput(file.toFile()).newStream();
                 Arena arena = Arena.ofConfined()) {
             InputRanges ranges = new InputRanges(in, file.toString());
             MemorySegment target = arena.allocate(2 * InputRanges.CHUNK + 7);
             ranges.read(InputRanges.CHUNK - 5, target);
-            assertArrayEquals(Arrays.copyOfRange(bytes, InputRanges.CHUNK - 5, 3 * InputRanges.CHUNK + 2),
+            assertArrayEquals(
+                    Arrays.copyOfRange(bytes, InputRanges.CHUNK - 5, 3 * InputRanges.CHUNK + 2),
                     target.toArray(ValueLayout.JAVA_BYTE));
             MemorySegment tail = arena.allocate(10);
             ranges.read(bytes.length - 10, tail);
-            assertArrayEquals(Arrays.copyOfRange(bytes, bytes.length - 10, bytes.length), tail.toArray(ValueLayout.JAVA_BYTE));
+            assertArrayEquals(
+                    Arrays.copyOfRange(bytes, bytes.length - 10, bytes.length), tail.toArray(ValueLayout.JAVA_BYTE));
             var e = assertThrows(EOFException.class, () -> ranges.read(bytes.length - 3, arena.allocate(8)));
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
         }
@@ -85,10 +88,12 @@ class InputRangesTest {
     @Test
     void usesPositionalReadsWhenTheStreamHasThem() throws IOException {
         byte[] bytes = content(InputRanges.CHUNK + 1000);
-        try (PositionalStream in = new PositionalStream(bytes); Arena arena = Arena.ofConfined()) {
+        try (PositionalStream in = new PositionalStream(bytes);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment target = arena.allocate(InputRanges.CHUNK + 10);
             new InputRanges(in, "s3://bucket/key").read(500, target);
-            assertArrayEquals(Arrays.copyOfRange(bytes, 500, 500 + InputRanges.CHUNK + 10),
+            assertArrayEquals(
+                    Arrays.copyOfRange(bytes, 500, 500 + InputRanges.CHUNK + 10),
                     target.toArray(ValueLayout.JAVA_BYTE));
         }
     }

@@ -45,17 +45,34 @@ class NativeDecodeCorrectnessTest {
                 Arguments.of("snappy", Map.of("write.parquet.compression-codec", "snappy")),
                 Arguments.of("gzip", Map.of("write.parquet.compression-codec", "gzip")),
                 Arguments.of("lz4", Map.of("write.parquet.compression-codec", "lz4")),
-                Arguments.of("uncompressed v2", Map.of("write.parquet.compression-codec", "uncompressed",
-                        "write.parquet.page-version", "v2")),
+                Arguments.of(
+                        "uncompressed v2",
+                        Map.of("write.parquet.compression-codec", "uncompressed", "write.parquet.page-version", "v2")),
                 Arguments.of("dictionaries off", Map.of("parquet.enable.dictionary", "false")),
                 Arguments.of("dictionaries overflowing", Map.of("write.parquet.dict-size-bytes", "512")),
-                Arguments.of("dictionaries overflowing, v2", Map.of("write.parquet.dict-size-bytes", "512",
-                        "write.parquet.page-version", "v2")),
-                Arguments.of("tiny pages, many row groups", Map.of("write.parquet.page-size-bytes", "512",
-                        "write.parquet.page-row-limit", "50", "write.parquet.row-group-size-bytes", "8192")),
-                Arguments.of("tiny pages, many row groups, v2", Map.of("write.parquet.page-size-bytes", "512",
-                        "write.parquet.page-row-limit", "50", "write.parquet.row-group-size-bytes", "8192",
-                        "write.parquet.page-version", "v2")));
+                Arguments.of(
+                        "dictionaries overflowing, v2",
+                        Map.of("write.parquet.dict-size-bytes", "512", "write.parquet.page-version", "v2")),
+                Arguments.of(
+                        "tiny pages, many row groups",
+                        Map.of(
+                                "write.parquet.page-size-bytes",
+                                "512",
+                                "write.parquet.page-row-limit",
+                                "50",
+                                "write.parquet.row-group-size-bytes",
+                                "8192")),
+                Arguments.of(
+                        "tiny pages, many row groups, v2",
+                        Map.of(
+                                "write.parquet.page-size-bytes",
+                                "512",
+                                "write.parquet.page-row-limit",
+                                "50",
+                                "write.parquet.row-group-size-bytes",
+                                "8192",
+                                "write.parquet.page-version",
+                                "v2")));
     }
 
     /**
@@ -64,8 +81,8 @@ class NativeDecodeCorrectnessTest {
      */
     private Path write(String name, Schema schema, List<Record> records, Map<String, String> properties) {
         Path file = dir.resolve(name.replaceAll("[^a-z0-9]+", "-") + ".parquet");
-        Map<String, String> table = new java.util.HashMap<>(Map.of(TableProperties.PARQUET_COMPRESSION,
-                TableProperties.PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0));
+        Map<String, String> table = new java.util.HashMap<>(
+                Map.of(TableProperties.PARQUET_COMPRESSION, TableProperties.PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0));
         table.putAll(properties);
         IcebergParquetFiles.write(file, schema, records, table);
         return file;
@@ -90,7 +107,9 @@ class NativeDecodeCorrectnessTest {
         ScanOptions options = ScanOptions.of(RandomRecords.EVERY_TYPE).withBatchSize(1000);
         assertEquals(expected, readNative(file, options, false), "local file");
         assertEquals(expected, readNative(file, options, true), "through FileIO");
-        assertEquals(expected, readNative(file, options.withDictionaries(true).withBatchSize(777), false),
+        assertEquals(
+                expected,
+                readNative(file, options.withDictionaries(true).withBatchSize(777), false),
                 "dictionary arrays kept");
     }
 
@@ -99,12 +118,16 @@ class NativeDecodeCorrectnessTest {
     void randomSchemasDecodeAsIcebergsReaderReadsThem(long seed) {
         Schema schema = RandomRecords.randomSchema(seed);
         List<Record> records = new RandomRecords(seed, 0.2).records(schema, 700);
-        Map<String, String> settings = seed % 2 == 0 ? Map.of("write.parquet.page-version", "v2")
+        Map<String, String> settings = seed % 2 == 0
+                ? Map.of("write.parquet.page-version", "v2")
                 : Map.of("write.parquet.page-size-bytes", "1024", "write.parquet.row-group-size-bytes", "32768");
         Path file = write("random-" + seed, schema, records, settings);
         List<List<Object>> expected = IcebergParquetFiles.readStock(file, schema);
         assertEquals(records.size(), expected.size());
-        assertEquals(expected, readNative(file, ScanOptions.of(schema).withBatchSize(256), seed % 3 == 0), schema.toString());
+        assertEquals(
+                expected,
+                readNative(file, ScanOptions.of(schema).withBatchSize(256), seed % 3 == 0),
+                schema.toString());
     }
 
     @Test
@@ -125,11 +148,15 @@ class NativeDecodeCorrectnessTest {
     @Test
     void resumesAtARowAndReadsChosenRowGroups() {
         List<Record> records = new RandomRecords(6, 0.1).records(RandomRecords.EVERY_TYPE, 2_000);
-        Path file = write("row-groups", RandomRecords.EVERY_TYPE, records,
+        Path file = write(
+                "row-groups",
+                RandomRecords.EVERY_TYPE,
+                records,
                 Map.of("write.parquet.row-group-size-bytes", "16384", "write.parquet.page-size-bytes", "2048"));
         List<List<Object>> all = IcebergParquetFiles.readStock(file, RandomRecords.EVERY_TYPE);
         try (NativeParquetFile parquet = NativeParquetFile.open(file)) {
-            assertTrue(parquet.rowGroupCount() > 2, "the test needs several row groups, got " + parquet.rowGroupCount());
+            assertTrue(
+                    parquet.rowGroupCount() > 2, "the test needs several row groups, got " + parquet.rowGroupCount());
             assertEquals(all.size(), parquet.rowCount());
             ScanOptions options = ScanOptions.of(RandomRecords.EVERY_TYPE).withBatchSize(300);
 
@@ -137,10 +164,11 @@ class NativeDecodeCorrectnessTest {
 
             NativeParquetFile.RowGroup second = parquet.rowGroup(1);
             NativeParquetFile.RowGroup last = parquet.rowGroup(parquet.rowGroupCount() - 1);
-            List<List<Object>> chosen = readNative(parquet,
+            List<List<Object>> chosen = readNative(
+                    parquet,
                     options.withRowGroups(parquet.rowGroupCount() - 1, 1).withFirstRow(0));
-            List<List<Object>> expectedChosen = new ArrayList<>(all.subList((int) last.firstRow(),
-                    (int) (last.firstRow() + last.rowCount())));
+            List<List<Object>> expectedChosen =
+                    new ArrayList<>(all.subList((int) last.firstRow(), (int) (last.firstRow() + last.rowCount())));
             expectedChosen.addAll(all.subList((int) second.firstRow(), (int) (second.firstRow() + second.rowCount())));
             assertEquals(expectedChosen, chosen, "row groups in the order asked");
         }
@@ -153,7 +181,8 @@ class NativeDecodeCorrectnessTest {
         byte[] bytes = java.nio.file.Files.readAllBytes(file);
         bytes[bytes.length - 5] ^= 0x55; // the footer length
         Path broken = java.nio.file.Files.write(dir.resolve("broken.parquet"), bytes);
-        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.isthmus.ffm.NativeException.class,
+        var e = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.isthmus.ffm.NativeException.class,
                 () -> NativeParquetFile.open(broken).close());
         assertTrue(e.getMessage().contains("broken.parquet"), e.getMessage());
 
@@ -162,8 +191,8 @@ class NativeDecodeCorrectnessTest {
             pages[i] ^= (byte) 0xA5; // damage the first column chunk
         }
         Path damaged = java.nio.file.Files.write(dir.resolve("damaged.parquet"), pages);
-        var decode = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
-                () -> readNative(damaged, ScanOptions.of(RandomRecords.EVERY_TYPE), false));
+        var decode = org.junit.jupiter.api.Assertions.assertThrows(
+                RuntimeException.class, () -> readNative(damaged, ScanOptions.of(RandomRecords.EVERY_TYPE), false));
         assertTrue(decode.getMessage().contains("damaged.parquet"), decode.getMessage());
         assertTrue(decode.getMessage().contains("row group 0"), decode.getMessage());
     }

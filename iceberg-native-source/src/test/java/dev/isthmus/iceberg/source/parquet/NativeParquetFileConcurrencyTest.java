@@ -70,15 +70,19 @@ class NativeParquetFileConcurrencyTest {
             record.setField("name", "n" + (id % NAMES));
             records.add(record);
         }
-        IcebergParquetFiles.write(path, SCHEMA, records, Map.of("write.parquet.row-group-size-bytes", "4096",
-                "write.parquet.page-row-limit", "100"));
+        IcebergParquetFiles.write(
+                path,
+                SCHEMA,
+                records,
+                Map.of("write.parquet.row-group-size-bytes", "4096", "write.parquet.page-row-limit", "100"));
         Expected expected = Expected.of(path, tracker);
         assertTrue(expected.chunks.length > 2, "several row groups to race over");
 
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
             for (int round = 0; round < ROUNDS; round++) {
-                NativeParquetFile file = round % 2 == 0 ? NativeParquetFile.open(path)
+                NativeParquetFile file = round % 2 == 0
+                        ? NativeParquetFile.open(path)
                         : NativeParquetFile.open(Files.localInput(path.toFile()));
                 AtomicBoolean closed = new AtomicBoolean();
                 ConcurrentLinkedQueue<NativeParquetScan> openScans = new ConcurrentLinkedQueue<>();
@@ -113,12 +117,14 @@ class NativeParquetFileConcurrencyTest {
         } finally {
             pool.shutdown();
         }
-        assertTrue(succeeded.get() > 0 && refused.get() > 0,
+        assertTrue(
+                succeeded.get() > 0 && refused.get() > 0,
                 "calls both succeeded and were refused: " + succeeded + " / " + refused);
     }
 
     /** One random call on {@code file}, which may be closed before, during or after it. */
-    private void callSomething(NativeParquetFile file, Expected expected, ConcurrentLinkedQueue<NativeParquetScan> scans) {
+    private void callSomething(
+            NativeParquetFile file, Expected expected, ConcurrentLinkedQueue<NativeParquetScan> scans) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         int group = random.nextInt(expected.chunks.length);
         try {
@@ -144,9 +150,10 @@ class NativeParquetFileConcurrencyTest {
     }
 
     /** A scan of every row, checked value by value; it may be closed by the main thread at any time. */
-    private void scan(NativeParquetFile file, ConcurrentLinkedQueue<NativeParquetScan> scans, ThreadLocalRandom random) {
-        try (NativeParquetScan scan = file.scan(ScanOptions.of(SCHEMA).withBatchSize(1 + random.nextInt(400)),
-                tracker)) {
+    private void scan(
+            NativeParquetFile file, ConcurrentLinkedQueue<NativeParquetScan> scans, ThreadLocalRandom random) {
+        try (NativeParquetScan scan =
+                file.scan(ScanOptions.of(SCHEMA).withBatchSize(1 + random.nextInt(400)), tracker)) {
             scans.add(scan);
             long next = 0;
             try {
@@ -194,8 +201,8 @@ class NativeParquetFileConcurrencyTest {
     }
 
     /** What the file holds, read before any thread races. */
-    private record Expected(NativeParquetFile.ColumnChunk[][] chunks, List<NativeParquetFile.RowGroup> rowGroups,
-            Set<String> names) {
+    private record Expected(
+            NativeParquetFile.ColumnChunk[][] chunks, List<NativeParquetFile.RowGroup> rowGroups, Set<String> names) {
         static Expected of(Path path, MemoryTracker tracker) {
             try (NativeParquetFile file = NativeParquetFile.open(path)) {
                 NativeParquetFile.ColumnChunk[][] chunks = new NativeParquetFile.ColumnChunk[file.rowGroupCount()][2];

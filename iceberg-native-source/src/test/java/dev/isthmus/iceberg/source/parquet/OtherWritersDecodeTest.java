@@ -52,7 +52,8 @@ class OtherWritersDecodeTest {
 
     static Path fixtures() {
         try {
-            return Path.of(OtherWritersDecodeTest.class.getResource("/other-writers").toURI());
+            return Path.of(
+                    OtherWritersDecodeTest.class.getResource("/other-writers").toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -67,8 +68,11 @@ class OtherWritersDecodeTest {
                     .filter(name -> !name.endsWith("unsigned.parquet"))
                     .sorted()
                     .toList();
-            assertEquals(java.util.Set.of("arrow-cpp", "arrow-rs", "duckdb", "spark"),
-                    files.stream().map(name -> name.substring(0, name.indexOf('/'))).collect(java.util.stream.Collectors.toSet()),
+            assertEquals(
+                    java.util.Set.of("arrow-cpp", "arrow-rs", "duckdb", "spark"),
+                    files.stream()
+                            .map(name -> name.substring(0, name.indexOf('/')))
+                            .collect(java.util.stream.Collectors.toSet()),
                     "a directory of fixtures per writer under " + root);
             return files.stream();
         }
@@ -78,7 +82,8 @@ class OtherWritersDecodeTest {
     static Stream<String> unsignedFiles() throws IOException {
         Path root = fixtures();
         try (Stream<Path> walk = Files.walk(root)) {
-            return walk.filter(p -> p.getFileName().toString().equals("unsigned.parquet"))
+            return walk
+                    .filter(p -> p.getFileName().toString().equals("unsigned.parquet"))
                     .map(p -> root.relativize(p).toString().replace('\\', '/'))
                     .sorted()
                     .toList()
@@ -106,11 +111,16 @@ class OtherWritersDecodeTest {
         Schema converted = ParquetSchemaUtil.convert(type);
         List<Types.NestedField> columns = new ArrayList<>();
         for (Types.NestedField column : converted.columns()) {
-            columns.add(isNanos(type.getType(column.name()))
-                    ? Types.NestedField.of(column.fieldId(), column.isOptional(), column.name(),
-                            ((Types.TimestampType) column.type()).shouldAdjustToUTC()
-                                    ? Types.TimestampNanoType.withZone() : Types.TimestampNanoType.withoutZone())
-                    : column);
+            columns.add(
+                    isNanos(type.getType(column.name()))
+                            ? Types.NestedField.of(
+                                    column.fieldId(),
+                                    column.isOptional(),
+                                    column.name(),
+                                    ((Types.TimestampType) column.type()).shouldAdjustToUTC()
+                                            ? Types.TimestampNanoType.withZone()
+                                            : Types.TimestampNanoType.withoutZone())
+                            : column);
         }
         return new Schema(columns);
     }
@@ -174,8 +184,12 @@ class OtherWritersDecodeTest {
         for (int r = 0; r < stock.size(); r++) {
             List<Object> row = new ArrayList<>();
             for (int i = 0, next = 0; i < schema.columns().size(); i++) {
-                row.add(standIn.containsKey(i) ? null
-                        : exported.contains(i) ? json.get(r).get(i) : stock.get(r).get(next++));
+                row.add(
+                        standIn.containsKey(i)
+                                ? null
+                                : exported.contains(i)
+                                        ? json.get(r).get(i)
+                                        : stock.get(r).get(next++));
             }
             standIn.forEach((at, from) -> row.set(at, row.get(from)));
             rows.add(row);
@@ -200,10 +214,12 @@ class OtherWritersDecodeTest {
     private static List<List<Object>> writerExport(String name, Schema schema) {
         List<List<Object>> rows = new ArrayList<>();
         try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(
-                new java.util.zip.GZIPInputStream(Files.newInputStream(fixtures().resolve(name))),
+                new java.util.zip.GZIPInputStream(
+                        Files.newInputStream(fixtures().resolve(name))),
                 java.nio.charset.StandardCharsets.UTF_8))) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                com.fasterxml.jackson.databind.JsonNode json = org.apache.iceberg.util.JsonUtil.mapper().readTree(line);
+                com.fasterxml.jackson.databind.JsonNode json =
+                        org.apache.iceberg.util.JsonUtil.mapper().readTree(line);
                 List<Object> row = new ArrayList<>();
                 for (Types.NestedField column : schema.columns()) {
                     row.add(plain(json.get(column.name()), column.type()));
@@ -233,7 +249,9 @@ class OtherWritersDecodeTest {
             }
             case MAP -> {
                 Map<Object, Object> values = new java.util.LinkedHashMap<>();
-                json.properties().forEach(e -> values.put(e.getKey(), plain(e.getValue(), type.asMapType().valueType())));
+                json.properties()
+                        .forEach(e -> values.put(
+                                e.getKey(), plain(e.getValue(), type.asMapType().valueType())));
                 yield values;
             }
             case STRUCT -> {
@@ -259,7 +277,9 @@ class OtherWritersDecodeTest {
         Path file = fixtures().resolve(name);
         Schema schema = icebergSchema(file);
         if (SIBLINGS.containsKey(name)) {
-            assertEquals(schema.asStruct(), icebergSchema(fixtures().resolve(SIBLINGS.get(name))).asStruct(),
+            assertEquals(
+                    schema.asStruct(),
+                    icebergSchema(fixtures().resolve(SIBLINGS.get(name))).asStruct(),
                     "the sibling has the same schema");
         }
         List<List<Object>> expected = expected(name, schema);
@@ -270,7 +290,9 @@ class OtherWritersDecodeTest {
         for (int i = 0; i < expected.size(); i++) {
             assertEquals(expected.get(i), actual.get(i), name + ": row " + i + " of " + schema);
         }
-        assertEquals(expected, readNative(file, ScanOptions.of(schema).withDictionaries(true).withBatchSize(333), true),
+        assertEquals(
+                expected,
+                readNative(file, ScanOptions.of(schema).withDictionaries(true).withBatchSize(333), true),
                 "through FileIO, dictionary arrays kept");
     }
 
@@ -286,10 +308,15 @@ class OtherWritersDecodeTest {
                 continue;
             }
             var type = integer.getBitWidth() < 32 ? Types.IntegerType.get() : Types.LongType.get();
-            Schema projection = new Schema(Types.NestedField.optional(column.getId().intValue(), column.getName(), type));
-            var e = assertThrows(NativeException.Unsupported.class,
-                    () -> readNative(file, ScanOptions.of(projection)), column.getName());
-            assertTrue(e.getMessage().contains("unsigned.parquet") && e.getMessage().contains("cannot be read as"),
+            Schema projection =
+                    new Schema(Types.NestedField.optional(column.getId().intValue(), column.getName(), type));
+            var e = assertThrows(
+                    NativeException.Unsupported.class,
+                    () -> readNative(file, ScanOptions.of(projection)),
+                    column.getName());
+            assertTrue(
+                    e.getMessage().contains("unsigned.parquet")
+                            && e.getMessage().contains("cannot be read as"),
                     e.getMessage());
             checked++;
         }
@@ -303,8 +330,8 @@ class OtherWritersDecodeTest {
         Schema converted = ParquetSchemaUtil.convert(footerSchema(file));
         Types.NestedField nanos = converted.findField("ts_ns");
         assertEquals(Types.TimestampType.withoutZone(), nanos.type(), "Iceberg 1.11's mapping");
-        var e = assertThrows(NativeException.Unsupported.class,
-                () -> readNative(file, ScanOptions.of(new Schema(nanos))));
+        var e = assertThrows(
+                NativeException.Unsupported.class, () -> readNative(file, ScanOptions.of(new Schema(nanos))));
         assertTrue(e.getMessage().contains("'tsn:' cannot be read as 'tsu:'"), e.getMessage());
     }
 }

@@ -52,14 +52,30 @@ class ParquetJavaEncodingsTest {
     private static final int BYTE_STREAM_SPLIT = 9;
 
     private static final MessageType SPLIT = org.apache.parquet.schema.Types.buildMessage()
-            .optional(PrimitiveTypeName.INT32).id(1).named("i")
-            .optional(PrimitiveTypeName.INT64).id(2).named("l")
-            .optional(PrimitiveTypeName.FLOAT).id(3).named("f")
-            .optional(PrimitiveTypeName.DOUBLE).id(4).named("d")
-            .optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(8)
-                    .as(LogicalTypeAnnotation.decimalType(2, 18)).id(5).named("dec")
-            .optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(12).id(6).named("fixed")
-            .required(PrimitiveTypeName.INT64).id(7).named("dense")
+            .optional(PrimitiveTypeName.INT32)
+            .id(1)
+            .named("i")
+            .optional(PrimitiveTypeName.INT64)
+            .id(2)
+            .named("l")
+            .optional(PrimitiveTypeName.FLOAT)
+            .id(3)
+            .named("f")
+            .optional(PrimitiveTypeName.DOUBLE)
+            .id(4)
+            .named("d")
+            .optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
+            .length(8)
+            .as(LogicalTypeAnnotation.decimalType(2, 18))
+            .id(5)
+            .named("dec")
+            .optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
+            .length(12)
+            .id(6)
+            .named("fixed")
+            .required(PrimitiveTypeName.INT64)
+            .id(7)
+            .named("dense")
             .named("table");
 
     @TempDir
@@ -139,8 +155,10 @@ class ParquetJavaEncodingsTest {
         try (NativeParquetFile opened = NativeParquetFile.open(file)) {
             for (int leaf = 0; leaf < opened.columns().size(); leaf++) {
                 int encodings = opened.columnChunk(0, leaf).encodings();
-                assertTrue((encodings & (1 << BYTE_STREAM_SPLIT)) != 0,
-                        opened.columns().get(leaf).path() + " is BYTE_STREAM_SPLIT: " + Integer.toBinaryString(encodings));
+                assertTrue(
+                        (encodings & (1 << BYTE_STREAM_SPLIT)) != 0,
+                        opened.columns().get(leaf).path() + " is BYTE_STREAM_SPLIT: "
+                                + Integer.toBinaryString(encodings));
             }
         }
         Schema schema = ParquetSchemaUtil.convert(SPLIT);
@@ -159,8 +177,13 @@ class ParquetJavaEncodingsTest {
     @Test
     void unknownLogicalTypeColumnsReadAsNulls() throws IOException {
         MessageType schema = org.apache.parquet.schema.Types.buildMessage()
-                .required(PrimitiveTypeName.INT64).id(1).named("id")
-                .optional(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.unknownType()).id(2).named("nothing")
+                .required(PrimitiveTypeName.INT64)
+                .id(1)
+                .named("id")
+                .optional(PrimitiveTypeName.INT32)
+                .as(LogicalTypeAnnotation.unknownType())
+                .id(2)
+                .named("nothing")
                 .named("table");
         Path file = dir.resolve("unknown.parquet");
         SimpleGroupFactory groups = new SimpleGroupFactory(schema);

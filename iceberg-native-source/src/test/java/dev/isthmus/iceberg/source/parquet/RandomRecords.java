@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,11 +48,24 @@ public final class RandomRecords {
             Types.NestedField.optional(19, "bin", Types.BinaryType.get()));
 
     private static final Type[] PRIMITIVES = {
-        Types.BooleanType.get(), Types.IntegerType.get(), Types.LongType.get(), Types.FloatType.get(),
-        Types.DoubleType.get(), Types.DecimalType.of(9, 3), Types.DecimalType.of(18, 0), Types.DecimalType.of(38, 20),
-        Types.DateType.get(), Types.TimeType.get(), Types.TimestampType.withoutZone(), Types.TimestampType.withZone(),
-        Types.TimestampNanoType.withoutZone(), Types.StringType.get(), Types.UUIDType.get(),
-        Types.FixedType.ofLength(3), Types.BinaryType.get()};
+        Types.BooleanType.get(),
+        Types.IntegerType.get(),
+        Types.LongType.get(),
+        Types.FloatType.get(),
+        Types.DoubleType.get(),
+        Types.DecimalType.of(9, 3),
+        Types.DecimalType.of(18, 0),
+        Types.DecimalType.of(38, 20),
+        Types.DateType.get(),
+        Types.TimeType.get(),
+        Types.TimestampType.withoutZone(),
+        Types.TimestampType.withZone(),
+        Types.TimestampNanoType.withoutZone(),
+        Types.StringType.get(),
+        Types.UUIDType.get(),
+        Types.FixedType.ofLength(3),
+        Types.BinaryType.get()
+    };
 
     /** A random schema of 1 to 12 columns: primitives, and structs, lists and maps up to two deep. */
     public static Schema randomSchema(long seed) {
@@ -69,7 +81,8 @@ public final class RandomRecords {
 
     private static Types.NestedField randomField(SplittableRandom random, String name, int[] nextId, int depth) {
         int id = nextId[0]++;
-        return random.nextBoolean() ? Types.NestedField.optional(id, name, randomType(random, nextId, depth))
+        return random.nextBoolean()
+                ? Types.NestedField.optional(id, name, randomType(random, nextId, depth))
                 : Types.NestedField.required(id, name, randomType(random, nextId, depth));
     }
 
@@ -87,7 +100,8 @@ public final class RandomRecords {
             case 6 -> {
                 int element = nextId[0]++;
                 Type type = randomType(random, nextId, depth + 1);
-                yield random.nextBoolean() ? Types.ListType.ofOptional(element, type)
+                yield random.nextBoolean()
+                        ? Types.ListType.ofOptional(element, type)
                         : Types.ListType.ofRequired(element, type);
             }
             case 7 -> {
@@ -95,15 +109,17 @@ public final class RandomRecords {
                 int value = nextId[0]++;
                 Type keyType = random.nextBoolean() ? Types.StringType.get() : Types.IntegerType.get();
                 Type valueType = randomType(random, nextId, depth + 1);
-                yield random.nextBoolean() ? Types.MapType.ofOptional(key, value, keyType, valueType)
+                yield random.nextBoolean()
+                        ? Types.MapType.ofOptional(key, value, keyType, valueType)
                         : Types.MapType.ofRequired(key, value, keyType, valueType);
             }
             default -> PRIMITIVES[random.nextInt(PRIMITIVES.length)];
         };
     }
 
-    private static final String[] TEXT = {"", "a", "héllo", "日本語テキスト", "😀", "Google", "Facebook", "Baidu",
-        "https://www.nexmark.com/item.htm?query=1"};
+    private static final String[] TEXT = {
+        "", "a", "héllo", "日本語テキスト", "😀", "Google", "Facebook", "Baidu", "https://www.nexmark.com/item.htm?query=1"
+    };
 
     private final SplittableRandom random;
     private final double nullChance;
@@ -142,8 +158,10 @@ public final class RandomRecords {
                 List<Object> values = new ArrayList<>();
                 int n = random.nextInt(4);
                 for (int i = 0; i < n; i++) {
-                    values.add(list.isElementOptional() && random.nextDouble() < nullChance ? null
-                            : value(list.elementType()));
+                    values.add(
+                            list.isElementOptional() && random.nextDouble() < nullChance
+                                    ? null
+                                    : value(list.elementType()));
                 }
                 yield values;
             }
@@ -151,8 +169,9 @@ public final class RandomRecords {
                 Map<Object, Object> values = new LinkedHashMap<>();
                 int n = random.nextInt(4);
                 for (int i = 0; i < n; i++) {
-                    values.put(value(map.keyType()), map.isValueOptional() && random.nextDouble() < nullChance ? null
-                            : value(map.valueType()));
+                    values.put(
+                            value(map.keyType()),
+                            map.isValueOptional() && random.nextDouble() < nullChance ? null : value(map.valueType()));
                 }
                 yield values;
             }
@@ -164,26 +183,38 @@ public final class RandomRecords {
         return switch (type.typeId()) {
             case BOOLEAN -> random.nextBoolean();
             case INTEGER -> edge() ? pick(Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1) : random.nextInt(-1000, 1000);
-            case LONG -> edge() ? pick(Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L) : random.nextLong(-1_000_000, 1_000_000);
-            case FLOAT -> edge() ? pick(Float.NaN, -0.0f, Float.MAX_VALUE, Float.NEGATIVE_INFINITY, Float.MIN_VALUE)
-                    : (float) random.nextDouble(-1e6, 1e6);
-            case DOUBLE -> edge() ? pick(Double.NaN, -0.0, Double.MAX_VALUE, Double.POSITIVE_INFINITY, Double.MIN_VALUE)
-                    : random.nextDouble(-1e9, 1e9);
+            case LONG ->
+                edge() ? pick(Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L) : random.nextLong(-1_000_000, 1_000_000);
+            case FLOAT ->
+                edge()
+                        ? pick(Float.NaN, -0.0f, Float.MAX_VALUE, Float.NEGATIVE_INFINITY, Float.MIN_VALUE)
+                        : (float) random.nextDouble(-1e6, 1e6);
+            case DOUBLE ->
+                edge()
+                        ? pick(Double.NaN, -0.0, Double.MAX_VALUE, Double.POSITIVE_INFINITY, Double.MIN_VALUE)
+                        : random.nextDouble(-1e9, 1e9);
             case DECIMAL -> decimal((Types.DecimalType) type);
-            case DATE -> LocalDate.ofEpochDay(edge() ? pick(-719_162L, 2_932_896L, 0L) : random.nextLong(-30_000, 30_000));
+            case DATE ->
+                LocalDate.ofEpochDay(edge() ? pick(-719_162L, 2_932_896L, 0L) : random.nextLong(-30_000, 30_000));
             case TIME -> LocalTime.ofNanoOfDay(random.nextLong(86_400_000_000L) * 1_000);
             case TIMESTAMP -> {
-                LocalDateTime t = LocalDateTime.ofEpochSecond(random.nextLong(-2_000_000_000L, 4_000_000_000L),
-                        random.nextInt(1_000_000) * 1_000, ZoneOffset.UTC);
+                LocalDateTime t = LocalDateTime.ofEpochSecond(
+                        random.nextLong(-2_000_000_000L, 4_000_000_000L),
+                        random.nextInt(1_000_000) * 1_000,
+                        ZoneOffset.UTC);
                 yield ((Types.TimestampType) type).shouldAdjustToUTC() ? t.atOffset(ZoneOffset.UTC) : t;
             }
             case TIMESTAMP_NANO -> {
-                LocalDateTime t = LocalDateTime.ofEpochSecond(random.nextLong(-2_000_000_000L, 4_000_000_000L),
-                        random.nextInt(1_000_000_000), ZoneOffset.UTC);
+                LocalDateTime t = LocalDateTime.ofEpochSecond(
+                        random.nextLong(-2_000_000_000L, 4_000_000_000L),
+                        random.nextInt(1_000_000_000),
+                        ZoneOffset.UTC);
                 yield ((Types.TimestampNanoType) type).shouldAdjustToUTC() ? (Object) t.atOffset(ZoneOffset.UTC) : t;
             }
-            case STRING -> random.nextInt(4) == 0 ? TEXT[random.nextInt(TEXT.length)] + random.nextInt(100)
-                    : TEXT[random.nextInt(TEXT.length)];
+            case STRING ->
+                random.nextInt(4) == 0
+                        ? TEXT[random.nextInt(TEXT.length)] + random.nextInt(100)
+                        : TEXT[random.nextInt(TEXT.length)];
             case UUID -> new UUID(random.nextLong(), random.nextLong());
             case FIXED -> bytes(((Types.FixedType) type).length());
             case BINARY -> ByteBuffer.wrap(bytes(random.nextInt(12)));
@@ -195,8 +226,8 @@ public final class RandomRecords {
         int digits = edge() ? type.precision() : 1 + random.nextInt(type.precision());
         BigInteger unscaled = BigInteger.TEN.pow(digits).subtract(BigInteger.ONE);
         if (!edge()) {
-            unscaled = new BigInteger(unscaled.bitLength(), new java.util.Random(random.nextLong())).mod(unscaled.max(
-                    BigInteger.ONE));
+            unscaled = new BigInteger(unscaled.bitLength(), new java.util.Random(random.nextLong()))
+                    .mod(unscaled.max(BigInteger.ONE));
         }
         return new BigDecimal(random.nextBoolean() ? unscaled.negate() : unscaled, type.scale());
     }

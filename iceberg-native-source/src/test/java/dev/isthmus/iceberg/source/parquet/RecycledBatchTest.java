@@ -70,8 +70,11 @@ class RecycledBatchTest {
                 }
             }
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> kept.getLong(0));
-            assertTrue(e.getMessage().startsWith("read of a recycled batch: this row belongs to a batch of 100 rows"
-                    + " that has been closed"), e.getMessage());
+            assertTrue(
+                    e.getMessage()
+                            .startsWith("read of a recycled batch: this row belongs to a batch of 100 rows"
+                                    + " that has been closed"),
+                    e.getMessage());
             assertThrows(IllegalStateException.class, () -> kept.getString(1));
             assertThrows(IllegalStateException.class, () -> kept.isNullAt(1));
             // A column vector kept on its own reads the closed arena.

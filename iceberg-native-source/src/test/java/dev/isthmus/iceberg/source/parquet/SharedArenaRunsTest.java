@@ -127,8 +127,8 @@ class SharedArenaRunsTest {
         ArenaRuns runs = new ArenaRuns(64, Long.MAX_VALUE);
         runs.close();
         try (NativeParquetFile file = NativeParquetFile.open(files.get(0))) {
-            IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> file.scan(ScanOptions.of(SCHEMA), tracker, runs));
+            IllegalStateException e =
+                    assertThrows(IllegalStateException.class, () -> file.scan(ScanOptions.of(SCHEMA), tracker, runs));
             assertEquals("these arena runs are closed", e.getMessage());
         }
         assertEquals(before, NativeArrowStats.read().allocatedBytes());
