@@ -5,15 +5,13 @@
 //! into Arrow batches. `cargo bench --bench column [-- NAME]`.
 
 mod harness;
-#[path = "../tests/parquet_support/mod.rs"]
-mod read_support;
-#[path = "../tests/parquet_write_support/mod.rs"]
-mod write_support;
+#[path = "../tests/support/mod.rs"]
+mod support;
 
 use harness::{Bench, Rng};
 use isthmus::arrow::{DataType, TimeUnit};
-use read_support::scan::{for_each_batch, open, project, Mode};
-use write_support::{batch, options, primitive, slices, strings, write_file};
+use support::parquet::scan::{for_each_batch, open, project, Mode};
+use support::write::{batch, options, primitive, slices, strings, write_file};
 
 const ROWS: usize = 1 << 20;
 

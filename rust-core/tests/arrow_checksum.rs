@@ -1,12 +1,12 @@
 //! The canonical checksum (docs/arrow-checksum.md): vectors computed by hand from
 //! the documented byte sequences, and the invariances the definition promises.
 
-mod common;
+mod support;
 
-use common::*;
 use isthmus::arrow::checksum::checksum_data;
 use isthmus::arrow::copy::deep_copy;
 use isthmus::arrow::{ArrayData, ArrayView, DataType, Field};
+use support::arrow::*;
 
 /// FNV-1a 64 over `bytes`, written out from the definition.
 fn fnv(bytes: &[u8]) -> u64 {

@@ -1,14 +1,13 @@
 //! The Arrow exchange exports called as a C or Java caller would: raw structs,
 //! status codes, caller-owned error structs, and release callbacks counted.
 
-mod common;
+mod support;
 
 use std::mem::{size_of, MaybeUninit};
 use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::Arc;
 
-use common::*;
 use isthmus::arrow::buffer::allocated_bytes;
 use isthmus::arrow::c_data::{ArrowArray, ArrowSchema};
 use isthmus::arrow::checksum::checksum_data;
@@ -20,6 +19,7 @@ use isthmus::ffi::arrow_exchange::{
     isthmus_arrow_checksum, isthmus_arrow_echo, isthmus_arrow_stats_get, IsthmusArrowStats,
 };
 use isthmus::ffi::{IsthmusError, ERROR_MESSAGE_CAPACITY};
+use support::arrow::*;
 
 const OK: i32 = Status::Ok as i32;
 const INVALID_ARGUMENT: i32 = Status::InvalidArgument as i32;

@@ -1,11 +1,10 @@
 //! Export -> import round trips inside Rust over every supported type, slices and
 //! empty arrays, and the release protocol as the counters see it.
 
-mod common;
+mod support;
 
 use std::ptr::{self, NonNull};
 
-use common::*;
 use isthmus::arrow::buffer::allocated_bytes;
 use isthmus::arrow::c_data::ArrowArray;
 use isthmus::arrow::checksum::{checksum, checksum_data};
@@ -14,6 +13,7 @@ use isthmus::arrow::export::{export, export_array, export_schema};
 use isthmus::arrow::import::{import_array, import_schema, read_schema, view_array};
 use isthmus::arrow::{ArrayData, ArrayView, Buffer, DataType, Field, MutableBuffer};
 use isthmus::ffi::arrow_exchange::{isthmus_arrow_stats_get, IsthmusArrowStats};
+use support::arrow::*;
 
 fn stats() -> IsthmusArrowStats {
     let mut out = IsthmusArrowStats {

@@ -2,16 +2,16 @@
 //! InvalidArgument (or Unsupported) and a message naming the field, never panic,
 //! and never be released by a borrowing read.
 
-mod common;
+mod support;
 
 use std::ptr::null_mut;
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::Arc;
 
-use common::*;
 use isthmus::arrow::import::{import_array, import_schema, read_schema, view_array};
 use isthmus::arrow::{ArrayView, DataType, Field};
 use isthmus::error::{Error, Status};
+use support::arrow::*;
 
 fn view_error(spec: CArraySpec, field: &Field) -> Error {
     let releases = Arc::new(AtomicUsize::new(0));

@@ -1,11 +1,11 @@
 //! End-to-end decoding of files written by the test writer
-//! (`parquet_support::writer`): every physical type in every encoding it
+//! (`support::parquet::writer`): every physical type in every encoding it
 //! allows, page v1 and v2, every codec, dictionaries with fallback, nulls,
 //! several row groups, batch sizes, resuming, projection and schema
 //! evolution, nesting. Every value is compared, through the canonical text of
-//! `parquet_support::render`, and batches are checked with the Arrow checksum.
+//! `support::parquet::render`, and batches are checked with the Arrow checksum.
 
-mod parquet_support;
+mod support;
 
 use isthmus::arrow::checksum::checksum_data;
 use isthmus::arrow::{ArrayView, DataType, Field};
@@ -15,10 +15,10 @@ use isthmus::parquet::format::{
     ConvertedType, LogicalType, PhysicalType, Repetition, SchemaElement, TimeUnit,
 };
 use isthmus::parquet::scan::ScanOptions;
-use parquet_support::render::hex;
-use parquet_support::scan::{self, project, Mode};
-use parquet_support::writer::{write_file, Column, Options, ValueEncoding as E, Values};
-use parquet_support::Rng;
+use support::parquet::render::hex;
+use support::parquet::scan::{self, project, Mode};
+use support::parquet::writer::{write_file, Column, Options, ValueEncoding as E, Values};
+use support::parquet::Rng;
 
 fn root(children: usize) -> SchemaElement {
     SchemaElement {

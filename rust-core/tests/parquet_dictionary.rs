@@ -4,7 +4,7 @@
 //! truncated and oversized input fails with the page's location and never
 //! panics; every export is released exactly once.
 
-mod parquet_support;
+mod support;
 
 use std::ffi::CStr;
 use std::mem::MaybeUninit;
@@ -16,9 +16,9 @@ use isthmus::compression::Codec;
 use isthmus::error::Status;
 use isthmus::ffi::parquet::*;
 use isthmus::parquet::format::{LogicalType, PhysicalType, Repetition, SchemaElement};
-use parquet_support::ffi::{error, message, open_footer, stats};
-use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values};
-use parquet_support::Rng;
+use support::parquet::ffi::{error, message, open_footer, stats};
+use support::parquet::writer::{write_file, Column, Options, ValueEncoding, Values};
+use support::parquet::Rng;
 
 /// The Arrow counters are process-wide and tests run in parallel.
 static COUNTERS: Mutex<()> = Mutex::new(());

@@ -1,7 +1,7 @@
 //! Value and level encodings: spec examples, encode/decode round trips over
 //! many lengths and bit widths, extreme values, and damaged input.
 
-mod parquet_support;
+mod support;
 
 use isthmus::error::{Result, Status};
 use isthmus::parquet::encodings::byte_stream_split::{
@@ -21,7 +21,7 @@ use isthmus::parquet::encodings::rle::{
 };
 use isthmus::parquet::encodings::{split_length_prefixed, ByteArraySink, FixedWidth};
 use isthmus::parquet::format::Encoding;
-use parquet_support::{fuzz, Rng};
+use support::parquet::{fuzz, Rng};
 
 const LENGTHS: [usize; 10] = [0, 1, 7, 8, 9, 127, 128, 129, 1000, 100_000];
 /// Batch sizes that straddle the 8/32-value groups of the decoders.

@@ -2,7 +2,7 @@
 //! says where: the file, and for page-level damage the row group, the column
 //! path and the page ordinal (counted from 0, the dictionary page included).
 
-mod parquet_support;
+mod support;
 
 use isthmus::arrow::{DataType, Field, TimeUnit};
 use isthmus::compression::Codec;
@@ -12,9 +12,9 @@ use isthmus::parquet::format::{
     ThriftStruct,
 };
 use isthmus::parquet::scan::ScanOptions;
-use parquet_support::scan::{self, project, Mode};
-use parquet_support::thrift_tree;
-use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values, Written};
+use support::parquet::scan::{self, project, Mode};
+use support::parquet::thrift_tree;
+use support::parquet::writer::{write_file, Column, Options, ValueEncoding, Values, Written};
 
 fn schema() -> Vec<SchemaElement> {
     vec![

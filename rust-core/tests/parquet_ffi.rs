@@ -3,7 +3,7 @@
 //! batches and ask for byte ranges, errors in the caller's struct, and every
 //! exported batch released (the library's counters return to zero).
 
-mod parquet_support;
+mod support;
 
 use std::ffi::{CStr, CString};
 use std::mem::MaybeUninit;
@@ -17,9 +17,9 @@ use isthmus::error::Status;
 use isthmus::ffi::arrow_exchange::isthmus_arrow_checksum;
 use isthmus::ffi::parquet::*;
 use isthmus::parquet::format::{LogicalType, PhysicalType, Repetition, SchemaElement};
-use parquet_support::ffi::{error, message, open_footer, stats};
-use parquet_support::scan::temp_path;
-use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values};
+use support::parquet::ffi::{error, message, open_footer, stats};
+use support::parquet::scan::temp_path;
+use support::parquet::writer::{write_file, Column, Options, ValueEncoding, Values};
 
 /// The counters are global; tests that check them run one at a time.
 static COUNTERS: Mutex<()> = Mutex::new(());

@@ -5,13 +5,13 @@
 //! nested structs, lists and maps. Every value is compared with what the
 //! generator wrote, in both I/O modes, with and without dictionaries kept.
 
-mod parquet_support;
+mod support;
 
 use std::path::{Path, PathBuf};
 
 use isthmus::arrow::checksum::checksum_data;
 use isthmus::compression::Codec;
-use parquet_support::scan::{self, Mode};
+use support::parquet::scan::{self, Mode};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/iceberg")

@@ -11,7 +11,7 @@
 //!
 //! `ISTHMUS_FUZZ_CASES` sets the number of cases (20,000 by default).
 
-mod parquet_support;
+mod support;
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -23,9 +23,9 @@ use isthmus::parquet::format::{
     FileMetaData, PageHeader, PhysicalType, Repetition, SchemaElement, ThriftStruct,
 };
 use isthmus::parquet::scan::ScanOptions;
-use parquet_support::scan::{self, Mode};
-use parquet_support::writer::{write_file, Column, Options, ValueEncoding as E, Values};
-use parquet_support::Rng;
+use support::parquet::scan::{self, Mode};
+use support::parquet::writer::{write_file, Column, Options, ValueEncoding as E, Values};
+use support::parquet::Rng;
 
 /// A seed file and where its page headers and footer are.
 struct Seed {

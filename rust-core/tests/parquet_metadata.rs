@@ -2,7 +2,7 @@
 //! index round trip; unknown fields and union members are tolerated; damaged
 //! encodings fail cleanly. Also the page CRC.
 
-mod parquet_support;
+mod support;
 
 use isthmus::error::Status;
 use isthmus::parquet::crc::{crc32_of, crc32_update, verify_page_crc};
@@ -14,7 +14,7 @@ use isthmus::parquet::format::{
     SchemaElement, SortingColumn, Statistics, ThriftStruct, TimeUnit,
 };
 use isthmus::parquet::thrift::{CompactWriter, WireType};
-use parquet_support::fuzz;
+use support::parquet::fuzz;
 
 fn encode<T: ThriftStruct>(value: &T) -> Vec<u8> {
     let mut out = Vec::new();

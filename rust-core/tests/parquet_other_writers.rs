@@ -5,12 +5,12 @@
 //! run of levels is padded to DuckDB's vector size (2048 values), declaring
 //! more values than the page holds.
 
-mod parquet_support;
+mod support;
 
 use std::path::{Path, PathBuf};
 
-use parquet_support::render::hex;
-use parquet_support::scan::{self, Mode};
+use support::parquet::render::hex;
+use support::parquet::scan::{self, Mode};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/other-writers")

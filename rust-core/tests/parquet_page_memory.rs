@@ -3,7 +3,7 @@
 //! that of a scan of the intact file. Measured with a counting global
 //! allocator, so this binary holds one test (tests run on parallel threads).
 
-mod parquet_support;
+mod support;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use isthmus::compression::Codec;
 use isthmus::error::{Error, Status};
 use isthmus::parquet::format::{PageHeader, PhysicalType, Repetition, SchemaElement};
-use parquet_support::scan::{self, project, Mode};
-use parquet_support::writer::{write_file, Column, Options, Values};
-use parquet_support::Rng;
+use support::parquet::scan::{self, project, Mode};
+use support::parquet::writer::{write_file, Column, Options, Values};
+use support::parquet::Rng;
 
 struct Counting;
 

@@ -3,7 +3,7 @@
 //! footers rewritten): each must decode to the values those readers give, or
 //! fail with a clear error where they give none.
 
-mod parquet_support;
+mod support;
 
 use isthmus::compression::Codec;
 use isthmus::error::Status;
@@ -12,8 +12,8 @@ use isthmus::parquet::format::{
     SchemaElement, ThriftStruct,
 };
 use isthmus::parquet::scan::ScanOptions;
-use parquet_support::scan::{self, project, Mode};
-use parquet_support::writer::{write_file, Column, Options, ValueEncoding, Values, Written};
+use support::parquet::scan::{self, project, Mode};
+use support::parquet::writer::{write_file, Column, Options, ValueEncoding, Values, Written};
 
 fn root(children: i32) -> SchemaElement {
     SchemaElement {
@@ -108,7 +108,7 @@ fn v2_pages_without_values_need_no_decompression() {
         let mut seen = Vec::new();
         let result = scan::for_each_batch(&file, &bytes, options, |schema, batch| {
             let view = isthmus::arrow::ArrayView::from_data(&batch, schema).unwrap();
-            seen.extend(parquet_support::render::rows(&view));
+            seen.extend(support::parquet::render::rows(&view));
         });
         assert_eq!(seen, expected[..200], "{codec}");
         // The third page's values are not in the codec's format.

@@ -1,11 +1,11 @@
 //! The Thrift compact protocol: each wire construct against hand-written
 //! bytes from the protocol spec, writer/reader agreement, and robustness.
 
-mod parquet_support;
+mod support;
 
 use isthmus::error::{Result, Status};
 use isthmus::parquet::thrift::{CompactReader, CompactWriter, WireType, MAX_DEPTH};
-use parquet_support::{fuzz, Rng};
+use support::parquet::{fuzz, Rng};
 
 fn write(body: impl FnOnce(&mut CompactWriter<'_>)) -> Vec<u8> {
     let mut out = Vec::new();

@@ -2,7 +2,7 @@
 //! input (exact messages, no file left that could be committed, every moved
 //! array released exactly once, no panic).
 
-mod parquet_write_support;
+mod support;
 
 use std::ffi::{c_char, CString};
 use std::path::{Path, PathBuf};
@@ -16,8 +16,8 @@ use isthmus::arrow::{ArrayData, DataType, Field};
 use isthmus::error::Status;
 use isthmus::ffi::parquet_write::*;
 use isthmus::ffi::IsthmusError;
-use parquet_write_support::reader::read_file;
-use parquet_write_support::*;
+use support::write::reader::read_file;
+use support::write::*;
 
 fn new_error() -> Box<IsthmusError> {
     Box::new(IsthmusError {

@@ -4,16 +4,15 @@
 //! versions, tiny pages and row groups, sliced input; and the Parquet schema
 //! and levels Iceberg's writer produces for them.
 
-mod parquet_support;
-mod parquet_write_support;
+mod support;
 
 use isthmus::arrow::field::encode_metadata;
 use isthmus::arrow::{ArrayData, ArrayView, Buffer, DataType, Field};
 use isthmus::parquet::format::{ConvertedType, LogicalType, Repetition};
 use isthmus::parquet::write::FileWriter;
-use parquet_support::scan::{rows, Mode};
-use parquet_support::{render, scan};
-use parquet_write_support::{buffer, options, slices, write_file, Rng};
+use support::parquet::scan::{rows, Mode};
+use support::parquet::{render, scan};
+use support::write::{buffer, options, slices, write_file, Rng};
 
 #[derive(Debug, Clone)]
 enum Ty {

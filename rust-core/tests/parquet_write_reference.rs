@@ -4,7 +4,7 @@
 //! same statistics, encodings, dictionary decisions, page boundaries and page
 //! index, and the same Iceberg metrics.
 
-mod parquet_write_support;
+mod support;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use isthmus::arrow::field::encode_metadata;
 use isthmus::parquet::format::PageEncodingStats;
 use isthmus::parquet::write::WriteResult;
-use parquet_write_support::reader::{read_file, ParquetFile};
-use parquet_write_support::reference::{self, read_metrics};
-use parquet_write_support::{batch, options, write_file, Column};
+use support::write::reader::{read_file, ParquetFile};
+use support::write::reference::{self, read_metrics};
+use support::write::{batch, options, write_file, Column};
 
 fn reference_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/parquet-java")
@@ -166,7 +166,7 @@ fn files_match_parquet_java() {
                     oc.dictionary_len, jc.dictionary_len,
                     "{at}: dictionary entries"
                 );
-                let pages = |chunk: &parquet_write_support::reader::Chunk| {
+                let pages = |chunk: &support::write::reader::Chunk| {
                     chunk
                         .pages
                         .iter()

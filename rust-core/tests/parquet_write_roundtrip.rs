@@ -3,13 +3,13 @@
 //! versions, dictionaries on, off and overflowing, tiny pages and row groups,
 //! sliced input. Values are compared slot by slot and by canonical checksum.
 
-mod parquet_write_support;
+mod support;
 
 use isthmus::arrow::{ArrayView, DataType, Field, TimeUnit};
 use isthmus::parquet::format::{Encoding, PageType};
 use isthmus::parquet::write::FileWriter;
-use parquet_write_support::reader::read_file;
-use parquet_write_support::*;
+use support::write::reader::read_file;
+use support::write::*;
 
 /// A value from a small pool most of the time (so dictionaries pay off), else
 /// a fresh one.
@@ -284,7 +284,7 @@ fn round_trip(
     batch_rows: usize,
     pairs: &[(&str, &str)],
     what: &str,
-) -> parquet_write_support::reader::ParquetFile {
+) -> support::write::reader::ParquetFile {
     let (schema, data) = batch(columns);
     let batches = slices(&data, batch_rows);
     let (bytes, result) = write_file(&schema, &batches, options(pairs));
@@ -466,7 +466,7 @@ fn dictionary_overflow_keeps_the_written_pages() {
 }
 
 fn reference_columns() -> Vec<Column> {
-    parquet_write_support::reference::fallback(3000)
+    support::write::reference::fallback(3000)
 }
 
 #[test]

@@ -3,14 +3,14 @@
 //! signed decimal bytes, Java's float order with NaN), the column index per
 //! page, and the result's Iceberg metrics (NaN left out and counted).
 
-mod parquet_write_support;
+mod support;
 
 use std::cmp::Ordering;
 
 use isthmus::arrow::DataType;
 use isthmus::parquet::format::{BoundaryOrder, ConvertedType, PhysicalType, Statistics};
-use parquet_write_support::reader::{read_file, ParquetFile, Value};
-use parquet_write_support::*;
+use support::write::reader::{read_file, ParquetFile, Value};
+use support::write::*;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {

@@ -33,7 +33,7 @@ import org.apache.iceberg.types.Types;
 /**
  * Writes the Parquet fixtures of rust-core/tests/parquet_fixtures.rs with Iceberg's own writer
  * (Iceberg 1.11, parquet-java 1.17, from the shaded benchmarks jar), and next to them the values
- * written, as the canonical text of rust-core/tests/parquet_support/render.rs (gzipped):
+ * written, as the canonical text of rust-core/tests/support/parquet/render.rs (gzipped):
  * one line per row, one tab-separated token per top-level field:
  *
  * <ul>

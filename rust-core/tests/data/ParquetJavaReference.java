@@ -4,7 +4,7 @@
 //   /usr/lib/jvm/temurin-25-jdk-amd64/bin/java -cp jmh/target/benchmarks.jar \
 //       rust-core/tests/data/ParquetJavaReference.java rust-core/tests/data/parquet-java
 // The values are functions of the row number that the Rust test computes the same way
-// (tests/parquet_write_support/reference.rs); keep the two in step.
+// (tests/support/write/reference.rs); keep the two in step.
 
 import java.io.File;
 import java.io.PrintStream;

@@ -4,9 +4,6 @@
 //! canonical text of Arrow values ([`render`]), and the C API's error struct and
 //! counters ([`ffi`]).
 
-// Each test binary uses a different subset.
-#![allow(dead_code)]
-
 pub mod ffi;
 pub mod render;
 pub mod scan;

@@ -1,9 +1,6 @@
 //! Fixtures shared by the Arrow tests: arrays built through the public API, and
 //! hand-made C structs (valid or not) whose release callbacks count their calls.
 
-// Each test binary uses a different subset.
-#![allow(dead_code)]
-
 use std::ffi::{c_void, CString};
 use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -2,9 +2,6 @@
 //! columns, the rows of the parquet-java reference files, a test-only Parquet
 //! reader, and C structs whose releases are counted.
 
-// Each test binary uses a different subset.
-#![allow(dead_code)]
-
 pub mod reader;
 pub mod reference;
 
@@ -17,30 +14,17 @@ use isthmus::arrow::buffer::NativeType;
 use isthmus::arrow::c_data::{ArrowArray, ArrowSchema};
 use isthmus::arrow::export::{export_array, export_schema};
 use isthmus::arrow::field::encode_metadata;
-use isthmus::arrow::{ArrayData, ArrayView, Buffer, DataType, Field, MutableBuffer};
+use isthmus::arrow::{ArrayData, ArrayView, Buffer, DataType, Field};
 use isthmus::parquet::write::{FileWriter, WriteResult, WriterOptions};
+
+pub use super::arrow::buffer;
+use super::arrow::validity;
 
 /// One column: its field (with a field id) and its values.
 #[derive(Debug, Clone)]
 pub struct Column {
     pub field: Field,
     pub data: ArrayData,
-}
-
-pub fn buffer<T: NativeType>(values: &[T]) -> Buffer {
-    let mut buffer = MutableBuffer::new();
-    buffer.extend_from_slice(values).unwrap();
-    buffer.freeze()
-}
-
-fn validity(valid: impl Iterator<Item = bool>) -> (Option<Buffer>, usize) {
-    let mut builder = BitmapBuilder::default();
-    let mut nulls = 0;
-    for bit in valid {
-        builder.append(bit).unwrap();
-        nulls += usize::from(!bit);
-    }
-    ((nulls > 0).then(|| builder.finish()), nulls)
 }
 
 fn data(
