@@ -6,7 +6,7 @@
 //! how fast that is depends on what the consumer holds: glibc trims its heap
 //! when a run of released batches frees the top of it, and the next batches
 //! fault the pages back in (a scan whose consumer held eight batches at a time
-//! took 256 instead of 194 ms). From a pool, a batch reuses the allocations of
+//! took a third longer). From a pool, a batch reuses the allocations of
 //! one released before it, already mapped and often still in cache, whatever
 //! the consumer holds.
 //!

@@ -10,7 +10,8 @@ package dev.isthmus.arrow.cdata;
  * decoded into that memory since, until the arena closes. On, every batch has an arena of its own
  * that closes, before the batch is released, when the batch is closed: any read of it afterwards
  * throws {@link IllegalStateException}, and reads through its Flink rows say that a recycled
- * batch was read. The price is one handshake with every thread of the JVM per batch (50-200 us).
+ * batch was read. The price is one handshake with every thread of the JVM per batch, the cost
+ * {@link ImportArenas} exists to avoid.
  * See docs/ownership.md.
  */
 public final class CheckedBatches {

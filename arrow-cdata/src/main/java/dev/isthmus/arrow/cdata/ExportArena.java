@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>The arena is an automatic one: the export registry keeps it reachable until the last
  * release, and the garbage collector frees its few hundred bytes after that. Closing a shared
- * arena instead would cost a handshake with every thread of the JVM (50-200 us here) for every
+ * arena instead would cost a handshake with every thread of the JVM (see {@link ImportArenas}) for every
  * batch a sink exports, and nothing reads these structs after their release, so the validity
  * check a closed arena would give buys nothing.
  */

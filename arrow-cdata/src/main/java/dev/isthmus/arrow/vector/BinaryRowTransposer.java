@@ -52,8 +52,8 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  *       copy to heap arrays in one pass each ({@link #transposeGenerated}: every type but wide
  *       decimals and fixed-width bytes, strings of at most 128 bytes a row) are written row by row
  *       by a loop generated for the row's shape ({@link RowWriterGenerator}), which writes each row
- *       once instead of passing over all rows once per column and kind of work. On Nexmark bids
- *       that takes about 30 ns a row against the passes' 50.
+ *       once instead of passing over all rows once per column and kind of work, which is faster on
+ *       Nexmark bids ({@code TransposeBenchmark}; docs/benchmarks.md, "The transpose alone").
  *   <li>Anything else, column by column: columns that are this package's Arrow vectors are read
  *       straight from their buffers; any other {@link ColumnVector} (a constant column, say)
  *       through Flink's vector interfaces.
@@ -77,8 +77,8 @@ public final class BinaryRowTransposer {
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ORDER);
     /**
      * A string column whose data buffer holds at most this many bytes per row transposed is copied
-     * to the heap whole, then each value from there: a bulk copy per value costs about 10 ns of
-     * set-up, more than copying short strings twice. Sparse selections and long strings are
+     * to the heap whole, then each value from there: a bulk copy per value has a fixed set-up cost
+     * larger than copying short strings twice ({@code TransposeBenchmark}). Sparse selections and long strings are
      * copied value by value.
      */
     private static final long HEAP_COPY_BYTES_PER_ROW = 128;

@@ -583,7 +583,7 @@ final class NativeTaskReader implements TaskReader {
         if (transposer == null) {
             records = ArrowBatchRecords.of(splitId, batch, columns, selection, take, fileOffset, first);
         } else if (binaryRows.taskThreadBehind()) {
-            // The transpose (about 30 ns a bid row) goes to whichever thread has time for it. With
+            // The transpose (TransposeBenchmark) goes to whichever thread has time for it. With
             // a batch still waiting on the task thread, this thread would soon wait for room in
             // Flink's queue: it transposes the batch itself. Otherwise the task thread, waiting for
             // this batch, transposes it as it emits it while this thread decodes the next.
