@@ -36,6 +36,7 @@ final class NativeReaderMetrics {
     private final Counter deletePositions;
     private final Counter rowsDeleted;
     private final Counter rowGroupsDeleted;
+    private final Counter deleteRowGroupsPruned;
     private final Counter equalityDeleteFiles;
     private final Counter equalityDeleteKeys;
     private final Counter equalityDeleteCacheHits;
@@ -56,6 +57,7 @@ final class NativeReaderMetrics {
             Counter deletePositions,
             Counter rowsDeleted,
             Counter rowGroupsDeleted,
+            Counter deleteRowGroupsPruned,
             Counter equalityDeleteFiles,
             Counter equalityDeleteKeys,
             Counter equalityDeleteCacheHits) {
@@ -74,6 +76,7 @@ final class NativeReaderMetrics {
         this.deletePositions = deletePositions;
         this.rowsDeleted = rowsDeleted;
         this.rowGroupsDeleted = rowGroupsDeleted;
+        this.deleteRowGroupsPruned = deleteRowGroupsPruned;
         this.equalityDeleteFiles = equalityDeleteFiles;
         this.equalityDeleteKeys = equalityDeleteKeys;
         this.equalityDeleteCacheHits = equalityDeleteCacheHits;
@@ -81,6 +84,7 @@ final class NativeReaderMetrics {
 
     static NativeReaderMetrics unregistered() {
         return new NativeReaderMetrics(
+                new SimpleCounter(),
                 new SimpleCounter(),
                 new SimpleCounter(),
                 new SimpleCounter(),
@@ -138,6 +142,7 @@ final class NativeReaderMetrics {
                 group.counter("deletePositions"),
                 group.counter("rowsDeleted"),
                 group.counter("rowGroupsDeleted"),
+                group.counter("deleteRowGroupsPruned"),
                 group.counter("equalityDeleteFiles"),
                 group.counter("equalityDeleteKeys"),
                 group.counter("equalityDeleteCacheHits"));
@@ -163,16 +168,18 @@ final class NativeReaderMetrics {
 
     /**
      * A native task's position deletes: its delete files, the distinct positions they delete from
-     * its data file, and the row groups skipped because they delete every row.
+     * its data file, the row groups skipped because they delete every row, and the delete files'
+     * row groups not read because their {@code file_path} bounds leave out the data file.
      */
-    void positionDeletes(int files, long positions, int groupsDeleted) {
+    void positionDeletes(int files, long positions, int groupsDeleted, int deleteGroupsPruned) {
         if (files == 0) {
             return;
         }
         deleteFiles.inc(files);
         deletePositions.inc(positions);
         rowGroupsDeleted.inc(groupsDeleted);
-        NativeSourceCounters.positionDeletes(files, positions, groupsDeleted);
+        deleteRowGroupsPruned.inc(deleteGroupsPruned);
+        NativeSourceCounters.positionDeletes(files, positions, groupsDeleted, deleteGroupsPruned);
     }
 
     /**

@@ -27,6 +27,7 @@ public final class NativeSourceCounters {
     private static final AtomicLong DELETE_POSITIONS = new AtomicLong();
     private static final AtomicLong ROWS_DELETED = new AtomicLong();
     private static final AtomicLong ROW_GROUPS_DELETED = new AtomicLong();
+    private static final AtomicLong DELETE_ROW_GROUPS_PRUNED = new AtomicLong();
     private static final AtomicLong EQUALITY_DELETE_FILES = new AtomicLong();
     private static final AtomicLong EQUALITY_DELETE_KEYS = new AtomicLong();
     private static final AtomicLong EQUALITY_DELETE_CACHE_HITS = new AtomicLong();
@@ -121,10 +122,19 @@ public final class NativeSourceCounters {
         return ROW_GROUPS_DELETED.get();
     }
 
-    static void positionDeletes(int files, long positions, int rowGroupsDeleted) {
+    /**
+     * Row groups of position delete files that native tasks did not read, because their
+     * {@code file_path} bounds leave out the task's data file.
+     */
+    public static long deleteRowGroupsPruned() {
+        return DELETE_ROW_GROUPS_PRUNED.get();
+    }
+
+    static void positionDeletes(int files, long positions, int rowGroupsDeleted, int deleteRowGroupsPruned) {
         DELETE_FILES.addAndGet(files);
         DELETE_POSITIONS.addAndGet(positions);
         ROW_GROUPS_DELETED.addAndGet(rowGroupsDeleted);
+        DELETE_ROW_GROUPS_PRUNED.addAndGet(deleteRowGroupsPruned);
     }
 
     static void equalityDeletes(int files, long keys, int cacheHits) {

@@ -310,7 +310,8 @@ final class NativeTaskReader implements TaskReader {
                                 .filter(d -> d.content() == FileContent.POSITION_DELETES)
                                 .count(),
                         deletes.size(),
-                        deleted);
+                        deleted,
+                        deletes.rowGroupsPruned());
                 metrics.equalityDeletes(equalityDeletes.files(), equalityDeletes.keys(), equalityDeletes.cacheHits());
                 RowPositions positions = new RowPositions(file, groups, selecting ? 0 : recordOffset);
                 return new NativeTaskReader(

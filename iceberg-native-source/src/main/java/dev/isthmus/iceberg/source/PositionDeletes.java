@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.table.data.columnar.vector.LongColumnVector;
@@ -20,6 +21,7 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.IOUtil;
 import org.apache.iceberg.util.ContentFileUtil;
@@ -37,15 +39,17 @@ import org.apache.iceberg.util.ContentFileUtil;
  * ({@link #deletesAll}).
  */
 final class PositionDeletes {
-    static final PositionDeletes NONE = new PositionDeletes(new long[0]);
+    static final PositionDeletes NONE = new PositionDeletes(new long[0], 0);
     private static final Schema PATH_AND_POSITION =
             new Schema(MetadataColumns.DELETE_FILE_PATH, MetadataColumns.DELETE_FILE_POS);
     private static final Schema POSITION = new Schema(MetadataColumns.DELETE_FILE_POS);
 
     private final long[] positions;
+    private final int rowGroupsPruned;
 
-    private PositionDeletes(long[] positions) {
+    private PositionDeletes(long[] positions, int rowGroupsPruned) {
         this.positions = positions;
+        this.rowGroupsPruned = rowGroupsPruned;
     }
 
     /**
@@ -91,6 +95,7 @@ final class PositionDeletes {
         byte[] path = dataFile.getBytes(StandardCharsets.UTF_8);
         long[] positions = new long[16];
         int count = 0;
+        int pruned = 0;
         boolean sorted = true;
         for (DeleteFile delete : deletes) {
             if (delete.content() != FileContent.POSITION_DELETES) {
@@ -127,31 +132,41 @@ final class PositionDeletes {
             // Named by the delete file's metadata, or by its file_path bounds when they are equal:
             // then its paths, most of what it holds, need not be decoded.
             boolean onlyThisFile = dataFile.equals(ContentFileUtil.referencedDataFileLocation(delete));
-            try (NativeParquetFile file = NativeTaskReader.openFile(delete.location(), io, options);
-                    NativeParquetScan scan = file.scan(
-                            new ScanOptions(
-                                    onlyThisFile ? POSITION : PATH_AND_POSITION, null, 0, options.batchSize(), false),
-                            tracker)) {
-                while (scan.hasNext()) {
-                    try (ArrowColumnarBatch batch = scan.next()) {
-                        ColumnVector[] columns = batch.batch().columns;
-                        BytesColumnVector paths = onlyThisFile ? null : (BytesColumnVector) columns[0];
-                        LongColumnVector pos = (LongColumnVector) columns[columns.length - 1];
-                        int rows = batch.numRows();
-                        for (int i = 0; i < rows; i++) {
-                            if (!onlyThisFile && !samePath(paths.getBytes(i), path)) {
-                                continue;
-                            }
-                            if (count == positions.length) {
-                                if (count >= limit) {
-                                    throw tooMany(dataFile, limit);
+            try (NativeParquetFile file = NativeTaskReader.openFile(delete.location(), io, options)) {
+                // A file naming other data files too (its metadata does not scope it, as with
+                // Spark's partition-scoped deletes) is read only in the row groups whose
+                // file_path bounds may hold this one; its rows are sorted by path, so most go.
+                int[] groups = onlyThisFile ? null : rowGroupsNaming(file, dataFile);
+                if (groups != null) {
+                    pruned += file.rowGroupCount() - groups.length;
+                    if (groups.length == 0) {
+                        continue;
+                    }
+                }
+                ScanOptions scanOptions = new ScanOptions(
+                        onlyThisFile ? POSITION : PATH_AND_POSITION, groups, 0, options.batchSize(), false);
+                try (NativeParquetScan scan = file.scan(scanOptions, tracker)) {
+                    while (scan.hasNext()) {
+                        try (ArrowColumnarBatch batch = scan.next()) {
+                            ColumnVector[] columns = batch.batch().columns;
+                            BytesColumnVector paths = onlyThisFile ? null : (BytesColumnVector) columns[0];
+                            LongColumnVector pos = (LongColumnVector) columns[columns.length - 1];
+                            int rows = batch.numRows();
+                            for (int i = 0; i < rows; i++) {
+                                if (!onlyThisFile && !samePath(paths.getBytes(i), path)) {
+                                    continue;
                                 }
-                                positions = Arrays.copyOf(positions, (int)
-                                        Math.min(limit, Math.min((long) count * 2, Integer.MAX_VALUE - 8)));
+                                if (count == positions.length) {
+                                    if (count >= limit) {
+                                        throw tooMany(dataFile, limit);
+                                    }
+                                    positions = Arrays.copyOf(positions, (int)
+                                            Math.min(limit, Math.min((long) count * 2, Integer.MAX_VALUE - 8)));
+                                }
+                                long position = pos.getLong(i);
+                                sorted &= count == 0 || position >= positions[count - 1];
+                                positions[count++] = position;
                             }
-                            long position = pos.getLong(i);
-                            sorted &= count == 0 || position >= positions[count - 1];
-                            positions[count++] = position;
                         }
                     }
                 }
@@ -164,7 +179,7 @@ final class PositionDeletes {
         if (!sorted) {
             Arrays.sort(kept);
         }
-        return new PositionDeletes(distinct(kept));
+        return new PositionDeletes(distinct(kept), pruned);
     }
 
     /** The deletion vector's blob, read through the table's FileIO and deserialized by Iceberg. */
@@ -214,6 +229,28 @@ final class PositionDeletes {
             }
         }
         return n == sorted.length ? sorted : Arrays.copyOf(sorted, n);
+    }
+
+    /**
+     * The row groups of a position delete file whose {@code file_path} statistics may hold
+     * {@code dataFile}, in order: Iceberg's row-group metrics filter decides, on
+     * {@code file_path = dataFile} ({@link RowGroupPruner}).
+     */
+    private static int[] rowGroupsNaming(NativeParquetFile file, String dataFile) {
+        RowGroupPruner pruner = RowGroupPruner.of(
+                file,
+                file.columns(),
+                PATH_AND_POSITION,
+                Expressions.equal(MetadataColumns.DELETE_FILE_PATH.name(), dataFile),
+                true);
+        return IntStream.range(0, file.rowGroupCount())
+                .filter(pruner::mightMatch)
+                .toArray();
+    }
+
+    /** Row groups of the delete files not read because their {@code file_path} bounds leave out the data file. */
+    int rowGroupsPruned() {
+        return rowGroupsPruned;
     }
 
     /** How many distinct positions are deleted. */

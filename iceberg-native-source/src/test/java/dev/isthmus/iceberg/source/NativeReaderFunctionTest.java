@@ -573,6 +573,42 @@ class NativeReaderFunctionTest {
                         3));
     }
 
+    /**
+     * One position delete file naming four data files, as Spark's partition-scoped deletes do,
+     * written without exact {@code file_path} bounds, so planning gives it to every task: each
+     * task reads only the delete file's row groups whose {@code file_path} statistics may name its
+     * data file, and deletes what stock deletes.
+     */
+    @Test
+    void deleteFilesNamingSeveralDataFilesAreReadWhereTheyNameTheTasksFile() {
+        Table table = new TestTables(dir)
+                .create(
+                        "pos_shared",
+                        SampleTable.SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        withFormatV2(Map.of(
+                                "write.parquet.row-group-size-bytes", "1024",
+                                "write.parquet.page-size-bytes", "512",
+                                "write.parquet.page-row-limit", "100")));
+        List<DataFile> files = new ArrayList<>();
+        for (int f = 0; f < 4; f++) {
+            files.addAll(TestTables.append(table, SampleTable.records(f * 1_000L, 1_000)));
+        }
+        TestTables.deletePositions(
+                table,
+                files,
+                java.util.stream.LongStream.range(0, 1_000)
+                        .filter(p -> p % 3 == 1)
+                        .toArray());
+        long pruned = NativeSourceCounters.deleteRowGroupsPruned();
+        long rowsDeleted = NativeSourceCounters.rowsDeleted();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
+        assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "rows were deleted natively");
+        assertTrue(
+                NativeSourceCounters.deleteRowGroupsPruned() > pruned,
+                "row groups naming other data files were not read");
+    }
+
     /** Partitioned, with a limit: the deletes of each partition's file, and the same cut as stock's. */
     @Test
     void positionDeletesInPartitionsAndUnderALimit() {
