@@ -13,6 +13,7 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
@@ -70,7 +71,7 @@ final class BidsTable {
      */
     static TableLoader ensureWithPositionDeletes(long rows) {
         return ensure(
-                "bids_" + rows + "_position_deleted", rows, FILES, ONE_SPLIT_PER_FILE, Layout.WITH_POSITION_DELETES);
+                "bids_" + rows + "_position_scoped", rows, FILES, ONE_SPLIT_PER_FILE, Layout.WITH_POSITION_DELETES);
     }
 
     /**
@@ -353,8 +354,11 @@ final class BidsTable {
             long end = rows * (f + 1) / dataFiles.size();
             OutputFile out =
                     table.io().newOutputFile(table.locationProvider().newDataLocation("deletes-" + f + ".parquet"));
+            // Iceberg's own writers keep file_path's bounds exact, which scopes each file to its
+            // data file at planning; without them every task would get all eight files.
             PositionDeleteWriter<Record> writer = Parquet.writeDeletes(out)
                     .setAll(table.properties())
+                    .metricsConfig(MetricsConfig.forPositionDelete(table))
                     .withSpec(table.spec())
                     .overwrite()
                     .buildPositionWriter();
