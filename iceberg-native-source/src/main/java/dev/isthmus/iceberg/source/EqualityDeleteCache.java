@@ -20,8 +20,9 @@ import java.util.function.Supplier;
  * again by its file's location and the field ids.
  *
  * <p>Readers that miss the same file at once decode it once: the first loads it, the others wait
- * for its set. A load that fails (a limit, a damaged file, an interrupted reader) fails only its
- * own reader; each waiter then loads the file itself, under its own limit.
+ * for its set. A load that fails (a damaged file, an interrupted reader) fails only its own
+ * reader; each waiter then loads the file itself. A load past its reader's limit fails the
+ * waiters with no more room at once; those with more load the file themselves.
  */
 final class EqualityDeleteCache {
     /** The JVM system property that sets the heap the cached sets may take together, in bytes; 0 keeps none. */
@@ -36,19 +37,23 @@ final class EqualityDeleteCache {
     record Lookup(KeySet set, boolean loaded) {}
 
     private static final LinkedHashMap<Key, KeySet> SETS = new LinkedHashMap<>(16, 0.75f, true);
-    private static final Map<Key, CompletableFuture<KeySet>> LOADING = new HashMap<>();
+    private static final Map<Key, CompletableFuture<Outcome>> LOADING = new HashMap<>();
     private static long bytes;
 
     private EqualityDeleteCache() {}
 
     /**
      * The set of {@code key}: cached, loaded by another reader meanwhile, or {@code load}ed here
-     * (and cached if it fits). {@code load}'s exceptions reach this caller only.
+     * (and cached if it fits). {@code load}'s exceptions reach this caller only, but a reader
+     * that waited for a load that ran out of room ({@link DeleteLimitException}) with at least as
+     * much room as its own fails the same way at once instead of decoding the file again.
+     *
+     * @param room the bytes the caller's set may take ({@code load}'s limit)
      */
-    static Lookup get(Key key, Supplier<KeySet> load) {
-        CompletableFuture<KeySet> mine = new CompletableFuture<>();
+    static Lookup get(Key key, long room, Supplier<KeySet> load) {
+        CompletableFuture<Outcome> mine = new CompletableFuture<>();
         while (true) {
-            CompletableFuture<KeySet> pending;
+            CompletableFuture<Outcome> pending;
             synchronized (EqualityDeleteCache.class) {
                 KeySet cached = SETS.get(key);
                 if (cached != null) {
@@ -59,29 +64,42 @@ final class EqualityDeleteCache {
             if (pending == null) {
                 break;
             }
-            KeySet shared = await(pending);
-            if (shared != null) {
-                return new Lookup(shared, false);
+            Outcome outcome = await(pending);
+            if (outcome.set() != null) {
+                return new Lookup(outcome.set(), false);
             }
-            // That load failed: look again, and load here unless another reader has begun meanwhile.
+            if (outcome.limit() != null && room <= outcome.room()) {
+                throw new DeleteLimitException(
+                        outcome.limit().refusal(), outcome.limit().getMessage());
+            }
+            // That load failed otherwise: look again, and load here unless another reader has begun.
         }
         KeySet set = null;
+        DeleteLimitException limit = null;
         try {
             set = load.get();
             return new Lookup(set, true);
+        } catch (DeleteLimitException e) {
+            limit = e;
+            throw e;
         } finally {
-            synchronized (EqualityDeleteCache.class) {
-                LOADING.remove(key);
-                if (set != null) {
-                    put(key, set);
+            try {
+                synchronized (EqualityDeleteCache.class) {
+                    LOADING.remove(key);
+                    if (set != null) {
+                        put(key, set);
+                    }
                 }
+            } finally {
+                mine.complete(new Outcome(set, room, limit));
             }
-            mine.complete(set);
         }
     }
 
-    /** The set another reader loaded, or {@code null} if its load failed. */
-    private static KeySet await(CompletableFuture<KeySet> pending) {
+    /** How a load ended: its set, or the limit it ran into with the room it had, or neither. */
+    private record Outcome(KeySet set, long room, DeleteLimitException limit) {}
+
+    private static Outcome await(CompletableFuture<Outcome> pending) {
         try {
             return pending.get();
         } catch (InterruptedException e) {
@@ -89,7 +107,7 @@ final class EqualityDeleteCache {
             throw new UncheckedIOException(
                     new InterruptedIOException("interrupted while another reader loaded an equality delete file"));
         } catch (ExecutionException e) {
-            throw new IllegalStateException("a load completes with a set or null", e);
+            throw new IllegalStateException("a load completes with an outcome", e);
         }
     }
 

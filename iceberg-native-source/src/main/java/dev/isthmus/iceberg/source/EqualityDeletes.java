@@ -126,6 +126,7 @@ final class EqualityDeletes {
                 long room = limit - bytes;
                 EqualityDeleteCache.Lookup lookup = EqualityDeleteCache.get(
                         new EqualityDeleteCache.Key(entry.getKey(), location),
+                        room,
                         () -> read(location, new Schema(fields), io, options, tracker, room, locations, limit));
                 KeySet set = lookup.set();
                 if (!lookup.loaded()) {

@@ -8,10 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class EqualityDeleteCacheTest {
+    /** Room enough for every set here. */
+    private static final long ROOM = 1L << 30;
+
     private final ExecutorService pool = Executors.newFixedThreadPool(2);
 
     @BeforeEach
@@ -37,9 +42,9 @@ class EqualityDeleteCacheTest {
     void aLoadedSetIsFoundAgain() {
         EqualityDeleteCache.Key key = key("a");
         KeySet set = set(1, 2, 3);
-        EqualityDeleteCache.Lookup first = EqualityDeleteCache.get(key, () -> set);
+        EqualityDeleteCache.Lookup first = EqualityDeleteCache.get(key, ROOM, () -> set);
         assertTrue(first.loaded());
-        EqualityDeleteCache.Lookup second = EqualityDeleteCache.get(key, () -> {
+        EqualityDeleteCache.Lookup second = EqualityDeleteCache.get(key, ROOM, () -> {
             throw new AssertionError("a cached set is not loaded again");
         });
         assertFalse(second.loaded());
@@ -61,9 +66,9 @@ class EqualityDeleteCacheTest {
             await(release);
             return set;
         };
-        Future<EqualityDeleteCache.Lookup> loader = pool.submit(() -> EqualityDeleteCache.get(key, slowLoad));
+        Future<EqualityDeleteCache.Lookup> loader = pool.submit(() -> EqualityDeleteCache.get(key, ROOM, slowLoad));
         assertTrue(loading.await(10, TimeUnit.SECONDS));
-        Future<EqualityDeleteCache.Lookup> waiter = pool.submit(() -> EqualityDeleteCache.get(key, slowLoad));
+        Future<EqualityDeleteCache.Lookup> waiter = pool.submit(() -> EqualityDeleteCache.get(key, ROOM, slowLoad));
         waitUntilParked(waiter);
         release.countDown();
         assertTrue(loader.get().loaded());
@@ -73,36 +78,80 @@ class EqualityDeleteCacheTest {
         assertEquals(1, loads.get());
     }
 
-    /** A load that fails fails its own reader; a reader that waited for it loads the file itself. */
+    /**
+     * A load that fails (here as a damaged file would) fails its own reader; a reader that waited
+     * for it loads the file itself, after that load ended, and caches it.
+     */
     @Test
     void aFailedLoadFailsOnlyItsReader() throws Exception {
         EqualityDeleteCache.Key key = key("c");
         CountDownLatch loading = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Future<EqualityDeleteCache.Lookup> failing = pool.submit(() -> EqualityDeleteCache.get(key, () -> {
-            loading.countDown();
-            await(release);
-            throw new DeleteLimitException("past its limit", "the first reader's room");
+        AtomicBoolean firstEnded = new AtomicBoolean();
+        Future<EqualityDeleteCache.Lookup> failing = pool.submit(() -> EqualityDeleteCache.get(key, ROOM, () -> {
+            try {
+                loading.countDown();
+                await(release);
+                throw new IllegalStateException("a damaged delete file");
+            } finally {
+                firstEnded.set(true);
+            }
         }));
         assertTrue(loading.await(10, TimeUnit.SECONDS));
         KeySet set = set(4, 5);
-        Future<EqualityDeleteCache.Lookup> waiter = pool.submit(() -> EqualityDeleteCache.get(key, () -> set));
+        AtomicBoolean loadedAfterTheFirst = new AtomicBoolean();
+        Future<EqualityDeleteCache.Lookup> waiter = pool.submit(() -> EqualityDeleteCache.get(key, ROOM, () -> {
+            loadedAfterTheFirst.set(firstEnded.get());
+            return set;
+        }));
         waitUntilParked(waiter);
         release.countDown();
-        java.util.concurrent.ExecutionException failure =
-                assertThrows(java.util.concurrent.ExecutionException.class, failing::get);
+        ExecutionException failure = assertThrows(ExecutionException.class, failing::get);
         assertTrue(
-                failure.getCause() instanceof DeleteLimitException,
+                failure.getCause() instanceof IllegalStateException,
                 failure.getCause().toString());
         EqualityDeleteCache.Lookup own = waiter.get();
         assertTrue(own.loaded(), "the waiter loaded the file after the first load failed");
+        assertTrue(loadedAfterTheFirst.get(), "the waiter waited for the first load before its own");
         assertSame(set, own.set());
         assertSame(
                 set,
-                EqualityDeleteCache.get(key, () -> {
+                EqualityDeleteCache.get(key, ROOM, () -> {
                             throw new AssertionError("cached after the second load");
                         })
                         .set());
+    }
+
+    /**
+     * A load that ran out of room fails the readers that waited for it with no more room at once;
+     * a reader with more room loads the file itself.
+     */
+    @Test
+    void aLoadPastItsLimitFailsWaitersWithNoMoreRoom() throws Exception {
+        EqualityDeleteCache.Key key = key("d");
+        CountDownLatch loading = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<EqualityDeleteCache.Lookup> failing = pool.submit(() -> EqualityDeleteCache.get(key, 100, () -> {
+            loading.countDown();
+            await(release);
+            throw new DeleteLimitException("past its limit", "the keys take more than 100 bytes");
+        }));
+        assertTrue(loading.await(10, TimeUnit.SECONDS));
+        Future<EqualityDeleteCache.Lookup> waiter = pool.submit(() -> EqualityDeleteCache.get(key, 100, () -> {
+            throw new AssertionError("a reader with no more room does not decode the file again");
+        }));
+        waitUntilParked(waiter);
+        release.countDown();
+        assertTrue(assertThrows(ExecutionException.class, failing::get).getCause() instanceof DeleteLimitException);
+        ExecutionException waited = assertThrows(ExecutionException.class, waiter::get);
+        assertTrue(
+                waited.getCause() instanceof DeleteLimitException,
+                waited.getCause().toString());
+        assertEquals("the keys take more than 100 bytes", waited.getCause().getMessage());
+        KeySet set = set(9);
+        EqualityDeleteCache.Lookup roomier = EqualityDeleteCache.get(key, ROOM, () -> set);
+        assertTrue(roomier.loaded(), "a reader with more room loads the file");
+        assertSame(set, roomier.set());
     }
 
     private static EqualityDeleteCache.Key key(String file) {
@@ -127,11 +176,16 @@ class EqualityDeleteCacheTest {
         }
     }
 
-    /** Waits until some thread waits in the cache for another reader's load, or {@code task} ended. */
+    /**
+     * Waits until some thread waits in the cache for another reader's load, or {@code task}
+     * ended; fails after ten seconds, so a broken hand-over fails the test instead of hanging it.
+     */
     private static void waitUntilParked(Future<?> task) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!task.isDone()
                 && Thread.getAllStackTraces().keySet().stream()
                         .noneMatch(t -> t.getState() == Thread.State.WAITING && isInAwait(t))) {
+            assertTrue(System.nanoTime() < deadline, "no reader waited for the load");
             Thread.sleep(5);
         }
     }
