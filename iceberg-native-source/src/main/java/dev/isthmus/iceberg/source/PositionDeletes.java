@@ -234,9 +234,16 @@ final class PositionDeletes {
     /**
      * The row groups of a position delete file whose {@code file_path} statistics may hold
      * {@code dataFile}, in order: Iceberg's row-group metrics filter decides, on
-     * {@code file_path = dataFile} ({@link RowGroupPruner}).
+     * {@code file_path = dataFile} ({@link RowGroupPruner}); {@code null} (all of them) for a file
+     * whose columns carry no {@code file_path} id.
      */
     private static int[] rowGroupsNaming(NativeParquetFile file, String dataFile) {
+        int pathId = MetadataColumns.DELETE_FILE_PATH.fieldId();
+        if (file.columns().stream().noneMatch(c -> c.fieldId() == pathId)) {
+            // Without file_path's id the pruner would read the column as missing (all null) and
+            // skip every row group; read them all, so the scan refuses the file as it would.
+            return null;
+        }
         RowGroupPruner pruner = RowGroupPruner.of(
                 file,
                 file.columns(),

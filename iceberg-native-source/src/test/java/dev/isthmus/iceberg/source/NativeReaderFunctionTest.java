@@ -574,6 +574,36 @@ class NativeReaderFunctionTest {
     }
 
     /**
+     * Position delete files as Iceberg's writers leave them, each naming one data file with exact
+     * {@code file_path} bounds: planning gives each task only its own, which is decoded on
+     * {@code pos} alone, so no task has another file's deletes to prune.
+     */
+    @Test
+    void deleteFilesScopedToTheirDataFileAreReadOnTheirPositions() {
+        Table table = new TestTables(dir)
+                .create(
+                        "pos_scoped",
+                        SampleTable.SCHEMA,
+                        PartitionSpec.unpartitioned(),
+                        withFormatV2(SMALL_ROW_GROUPS));
+        DataFile first = TestTables.append(table, SampleTable.records(0, 1_500)).getFirst();
+        DataFile second =
+                TestTables.append(table, SampleTable.records(1_500, 1_500)).getFirst();
+        TestTables.deletePositions(
+                table,
+                first,
+                java.util.stream.LongStream.range(0, 1_500)
+                        .filter(p -> p % 4 == 1)
+                        .toArray());
+        TestTables.deletePositions(table, second, 0, 1, 2, 1_499);
+        long pruned = NativeSourceCounters.deleteRowGroupsPruned();
+        long rowsDeleted = NativeSourceCounters.rowsDeleted();
+        assertEquals(0, assertSameAsStock(table, null, List.of(), 2));
+        assertTrue(NativeSourceCounters.rowsDeleted() > rowsDeleted, "rows were deleted natively");
+        assertEquals(pruned, NativeSourceCounters.deleteRowGroupsPruned(), "no task got the other file's deletes");
+    }
+
+    /**
      * One position delete file naming four data files, as Spark's partition-scoped deletes do,
      * written without exact {@code file_path} bounds, so planning gives it to every task: each
      * task reads only the delete file's row groups whose {@code file_path} statistics may name its

@@ -12,6 +12,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -135,8 +136,11 @@ final class TestTables {
                 .newDataLocation(table.spec(), file.partition(), "deletes-" + UUID.randomUUID() + ".parquet");
         PositionDeleteWriter<Record> writer;
         try {
+            // Iceberg's position delete metrics keep file_path's bounds exact, so a file naming
+            // one data file is scoped to it at planning, as Iceberg's writers leave them.
             writer = Parquet.writeDeletes(table.io().newOutputFile(location))
                     .setAll(table.properties())
+                    .metricsConfig(MetricsConfig.forPositionDelete(table))
                     .withSpec(table.spec())
                     .withPartition(file.partition())
                     .overwrite()
