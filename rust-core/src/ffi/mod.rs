@@ -6,7 +6,7 @@
 //! in safe modules such as [`crate::compression`].
 //!
 //! Every export runs its body through [`guard`] (or [`guard_infallible`], from
-//! [`crate::panic_guard`]), so no panic unwinds into foreign frames. The Arrow C
+//! `crate::panic_guard`), so no panic unwinds into foreign frames. The Arrow C
 //! Data structs it passes come from [`crate::arrow::c_data`].
 
 pub mod arrow_exchange;
