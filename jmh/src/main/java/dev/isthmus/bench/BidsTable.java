@@ -75,6 +75,20 @@ final class BidsTable {
     }
 
     /**
+     * As {@link #ensureWithPositionDeletes}, but the delete files written without Iceberg's
+     * position delete metrics (as other writers may leave them): their {@code file_path} bounds
+     * are truncated, so planning cannot scope them and every task gets all of them.
+     */
+    static TableLoader ensureWithUnscopedPositionDeletes(long rows) {
+        return ensure(
+                "bids_" + rows + "_position_unscoped",
+                rows,
+                FILES,
+                ONE_SPLIT_PER_FILE,
+                Layout.WITH_UNSCOPED_POSITION_DELETES);
+    }
+
+    /**
      * A loader of a format v3 table of {@link #ensure(long)}'s rows in as many files, with the rows
      * {@link #deleted} picks deleted by a deletion vector per data file (one Puffin file).
      */
@@ -130,6 +144,7 @@ final class BidsTable {
     private enum Layout {
         ALL,
         WITH_POSITION_DELETES,
+        WITH_UNSCOPED_POSITION_DELETES,
         WITH_DELETION_VECTORS,
         LIVE_ONLY,
         UPSERTED,
@@ -239,6 +254,7 @@ final class BidsTable {
                     if (!upsert
                             || layout == Layout.ALL
                             || layout == Layout.WITH_POSITION_DELETES
+                            || layout == Layout.WITH_UNSCOPED_POSITION_DELETES
                             || layout == Layout.WITH_DELETION_VECTORS
                             || layout == Layout.UPSERTED) {
                         appender.add(bid);
@@ -252,8 +268,8 @@ final class BidsTable {
         }
         dataFiles.forEach(append::appendFile);
         append.commit();
-        if (layout == Layout.WITH_POSITION_DELETES) {
-            deletePositions(table, dataFiles, rows);
+        if (layout == Layout.WITH_POSITION_DELETES || layout == Layout.WITH_UNSCOPED_POSITION_DELETES) {
+            deletePositions(table, dataFiles, rows, layout == Layout.WITH_POSITION_DELETES);
         }
         if (layout == Layout.WITH_DELETION_VECTORS) {
             deleteWithVectors(table, dataFiles, rows);
@@ -346,7 +362,8 @@ final class BidsTable {
     }
 
     /** One position delete file per data file, committed after them, sorted as Iceberg's writers sort. */
-    private static void deletePositions(Table table, List<DataFile> dataFiles, long rows) throws IOException {
+    private static void deletePositions(Table table, List<DataFile> dataFiles, long rows, boolean scoped)
+            throws IOException {
         RowDelta delta = table.newRowDelta();
         long first = 0;
         for (int f = 0; f < dataFiles.size(); f++) {
@@ -355,10 +372,10 @@ final class BidsTable {
             OutputFile out =
                     table.io().newOutputFile(table.locationProvider().newDataLocation("deletes-" + f + ".parquet"));
             // Iceberg's own writers keep file_path's bounds exact, which scopes each file to its
-            // data file at planning; without them every task would get all eight files.
+            // data file at planning; without them every task gets all eight files.
             PositionDeleteWriter<Record> writer = Parquet.writeDeletes(out)
                     .setAll(table.properties())
-                    .metricsConfig(MetricsConfig.forPositionDelete(table))
+                    .metricsConfig(scoped ? MetricsConfig.forPositionDelete(table) : MetricsConfig.getDefault())
                     .withSpec(table.spec())
                     .overwrite()
                     .buildPositionWriter();

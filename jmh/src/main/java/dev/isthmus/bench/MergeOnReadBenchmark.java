@@ -28,6 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * written without deletes, read natively: what the deletes cost the native reader. With
  * {@code deletes=position} the rows are deleted by one position delete file per data file, as a
  * rewrite of position deletes leaves them ({@link BidsTable#ensureWithPositionDeletes}); with
+ * {@code deletes=position-unscoped} by the same files written without exact {@code file_path}
+ * bounds, so every task gets all of them ({@link BidsTable#ensureWithUnscopedPositionDeletes}); with
  * {@code deletes=vector} by a deletion vector per data file of a v3 table
  * ({@link BidsTable#ensureWithDeletionVectors}); with {@code deletes=equality} their keys are upserted by one commit of an equality delete file and
  * the new rows, as Flink's upsert sink writes them ({@link BidsTable#ensureUpserted}). Every job
@@ -55,7 +57,7 @@ public class MergeOnReadBenchmark {
     @Param({"1", "2"})
     public int parallelism;
 
-    @Param({"position", "vector", "equality"})
+    @Param({"position", "position-unscoped", "vector", "equality"})
     public String deletes;
 
     private MiniCluster cluster;
@@ -71,10 +73,12 @@ public class MergeOnReadBenchmark {
         boolean byPosition = !deletes.equals("equality");
         deleted = switch (deletes) {
             case "position" -> BidsTable.ensureWithPositionDeletes(rows);
+            case "position-unscoped" -> BidsTable.ensureWithUnscopedPositionDeletes(rows);
             case "vector" -> BidsTable.ensureWithDeletionVectors(rows);
             case "equality" -> BidsTable.ensureUpserted(rows);
             default ->
-                throw new IllegalArgumentException("deletes must be position, vector or equality, got " + deletes);
+                throw new IllegalArgumentException(
+                        "deletes must be position, position-unscoped, vector or equality, got " + deletes);
         };
         live = byPosition ? BidsTable.ensureLiveRows(rows) : BidsTable.ensureUpsertedLiveRows(rows);
         // Upserts keep a row per key: the old rows of the keys upserted are the deleted ones.
