@@ -8,9 +8,10 @@ mod harness;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use harness::{Bench, Rng};
+use harness::Bench;
 use isthmus::arrow::{DataType, TimeUnit};
 use support::parquet::scan::{for_each_batch, open, project, Mode};
+use support::rng::Rng;
 use support::write::{batch, options, primitive, slices, strings, write_file};
 
 const ROWS: usize = 1 << 20;
@@ -18,7 +19,7 @@ const ROWS: usize = 1 << 20;
 fn main() {
     let bench = Bench::from_args();
     let mut rng = Rng::new(3);
-    let hot = |rng: &mut Rng, cold: u64| {
+    let hot = |rng: &mut Rng, cold: usize| {
         if rng.below(100) < 90 {
             rng.below(100)
         } else {
@@ -33,7 +34,7 @@ fn main() {
         .map(|_| Some(rng.below(10_000_000) as i64))
         .collect();
     let channels: Vec<Option<String>> = (0..ROWS)
-        .map(|_| Some(["Google", "Facebook", "Baidu", "Apple"][rng.below(4) as usize].to_owned()))
+        .map(|_| Some(["Google", "Facebook", "Baidu", "Apple"][rng.below(4)].to_owned()))
         .collect();
     let urls: Vec<Option<String>> = (0..ROWS)
         .map(|_| {

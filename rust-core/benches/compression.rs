@@ -3,9 +3,14 @@
 //! uses (zstd 3, gzip 6). `cargo bench --bench compression [-- NAME]`.
 
 mod harness;
+// The tests' generator, of which a bench uses a part.
+#[allow(dead_code)]
+#[path = "../tests/support/rng.rs"]
+mod rng;
 
-use harness::{Bench, Rng};
+use harness::Bench;
 use isthmus::compression::Codec;
+use rng::Rng;
 
 const PAGE: usize = 1 << 20;
 
@@ -27,7 +32,7 @@ fn page(rng: &mut Rng) -> Vec<u8> {
     ];
     let mut page = Vec::with_capacity(PAGE + 64);
     while page.len() < PAGE {
-        page.extend_from_slice(WORDS[rng.below(WORDS.len() as u64) as usize].as_bytes());
+        page.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes());
         page.extend_from_slice(rng.below(100_000).to_string().as_bytes());
     }
     page.truncate(PAGE);

@@ -4,8 +4,12 @@
 //! doubles. `cargo bench --bench encodings [-- NAME]`.
 
 mod harness;
+// The tests' generator, of which a bench uses a part.
+#[allow(dead_code)]
+#[path = "../tests/support/rng.rs"]
+mod rng;
 
-use harness::{Bench, Rng};
+use harness::Bench;
 use isthmus::error::Result;
 use isthmus::parquet::encodings::byte_stream_split::{
     encode_byte_stream_split_values, ByteStreamSplitDecoder,
@@ -17,6 +21,7 @@ use isthmus::parquet::encodings::delta::{
 use isthmus::parquet::encodings::plain::{encode_plain_byte_array, PlainDecoder};
 use isthmus::parquet::encodings::rle::{RleDecoder, RleEncoder};
 use isthmus::parquet::encodings::ByteArraySink;
+use rng::Rng;
 
 const N: usize = 1 << 20;
 
@@ -54,7 +59,7 @@ fn main() {
     let mut levels = Vec::with_capacity(N);
     while levels.len() < N {
         let value = u32::from(levels.len() % 3 != 0);
-        let run = 1 + rng.below(16) as usize;
+        let run = 1 + rng.below(16);
         levels.extend(std::iter::repeat_n(value, run.min(N - levels.len())));
     }
     let mut encoder = RleEncoder::new(1);
@@ -94,7 +99,7 @@ fn main() {
     // Strings of 5 to 40 bytes, as names and URLs are.
     let strings: Vec<Vec<u8>> = (0..N)
         .map(|_| {
-            let len = 5 + rng.below(36) as usize;
+            let len = 5 + rng.below(36);
             (0..len).map(|_| b'a' + rng.below(26) as u8).collect()
         })
         .collect();

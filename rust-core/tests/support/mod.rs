@@ -9,4 +9,5 @@
 
 pub mod arrow;
 pub mod parquet;
+pub mod rng;
 pub mod write;
