@@ -2,7 +2,7 @@ package dev.isthmus.bench;
 
 import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import java.util.ArrayList;
 import java.util.List;

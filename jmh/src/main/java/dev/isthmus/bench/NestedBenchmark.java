@@ -1,7 +1,7 @@
 package dev.isthmus.bench;
 
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.iceberg.sink.parquet.NativeParquet;
 import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;

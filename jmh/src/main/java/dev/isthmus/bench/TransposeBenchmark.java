@@ -1,9 +1,9 @@
 package dev.isthmus.bench;
 
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.BinaryRowTransposer;
+import dev.isthmus.arrow.flink.vector.BinaryRows;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
-import dev.isthmus.arrow.vector.BinaryRowTransposer;
-import dev.isthmus.arrow.vector.BinaryRows;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;

@@ -2,13 +2,13 @@ package dev.isthmus.bench;
 
 import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.builder.RowDataAppender;
 import dev.isthmus.arrow.cdata.ArrowArrayView;
 import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.arrow.cdata.ImportedArray;
+import dev.isthmus.arrow.flink.builder.RowDataAppender;
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
-import dev.isthmus.arrow.vector.ArrowVectors;
 import dev.isthmus.ffm.NativeErrors;
 import dev.isthmus.ffm.gen.ArrowArray;
 import dev.isthmus.ffm.gen.ArrowSchema;

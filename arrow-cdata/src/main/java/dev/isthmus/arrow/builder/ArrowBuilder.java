@@ -197,7 +197,7 @@ public abstract class ArrowBuilder implements AutoCloseable {
      * {@code newLength} values. Children and data buffers follow the offsets, so a partly appended
      * row disappears entirely.
      */
-    void truncate(int newLength) {
+    public final void truncate(int newLength) {
         if (newLength < length) {
             if (validity != null) {
                 nullCount -= validity.countClear(newLength, length);
@@ -275,7 +275,8 @@ public abstract class ArrowBuilder implements AutoCloseable {
 
     abstract void freeBuffers();
 
-    final String displayPath() {
+    /** The field's path from the batch's root, as error messages name it. */
+    public final String displayPath() {
         return path.isEmpty() ? "(root)" : path;
     }
 

@@ -4,7 +4,6 @@ import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.ArrowType;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import org.apache.flink.table.data.DecimalData;
 
 /**
  * Arrow {@code decimal128(P, S)}: the unscaled value as 16 bytes of little-endian two's
@@ -28,17 +27,19 @@ public final class Decimal128Builder extends FixedWidthBuilder {
         this.compactBound = precision <= 18 ? bound.longValueExact() : Long.MAX_VALUE;
     }
 
-    /** Appends a Flink decimal, compact ones without touching {@link java.math.BigDecimal}. */
-    public void append(DecimalData value) {
-        if (value.scale() != scale) {
-            throw new IllegalArgumentException("field '" + displayPath() + "' is DECIMAL(" + precision + ", " + scale
-                    + ") but got " + value + " with scale " + value.scale());
-        }
-        if (value.isCompact()) {
-            appendUnscaled(value.toUnscaledLong());
-        } else {
-            appendUnscaled(value.toBigDecimal().unscaledValue());
-        }
+    /**
+     * Appends the decimal {@code unscaled / 10^valueScale}, failing naming the field unless
+     * {@code valueScale} is the field's scale: rescaling silently would change the data.
+     */
+    public void appendUnscaled(long unscaled, int valueScale) {
+        requireScale(valueScale, unscaled);
+        appendUnscaled(unscaled);
+    }
+
+    /** {@link #appendUnscaled(long, int)} for values wider than a long. */
+    public void appendUnscaled(BigInteger unscaled, int valueScale) {
+        requireScale(valueScale, unscaled);
+        appendUnscaled(unscaled);
     }
 
     /** Appends the decimal whose unscaled value is {@code unscaled} (its value is unscaled / 10^scale). */
@@ -63,6 +64,13 @@ public final class Decimal128Builder extends FixedWidthBuilder {
         long at = (long) slot << 4;
         values.set(ValueLayout.JAVA_LONG, at, low);
         values.set(ValueLayout.JAVA_LONG, at + 8, high);
+    }
+
+    private void requireScale(int valueScale, Object unscaled) {
+        if (valueScale != scale) {
+            throw new IllegalArgumentException("field '" + displayPath() + "' is DECIMAL(" + precision + ", " + scale
+                    + ") but got unscaled value " + unscaled + " with scale " + valueScale);
+        }
     }
 
     private IllegalArgumentException tooManyDigits(BigInteger unscaled) {

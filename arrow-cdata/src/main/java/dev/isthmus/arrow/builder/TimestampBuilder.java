@@ -3,11 +3,10 @@ package dev.isthmus.arrow.builder;
 import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.ArrowType;
 import java.lang.foreign.ValueLayout;
-import org.apache.flink.table.data.TimestampData;
 
 /**
- * Arrow {@code timestamp} (any unit, with or without a zone) from Flink's
- * {@link TimestampData}: epoch milliseconds plus nanoseconds within the millisecond. Units
+ * Arrow {@code timestamp} (any unit, with or without a zone) from epoch milliseconds plus
+ * nanoseconds within the millisecond, as Flink's {@code TimestampData} holds an instant. Units
  * coarser than the value round towards negative infinity, as Arrow's epoch-based values do
  * (-1 ns is -1 µs, not 0).
  */
@@ -19,12 +18,8 @@ public final class TimestampBuilder extends FixedWidthBuilder {
         this.unit = ((ArrowType.Timestamp) field.type()).unit();
     }
 
-    public void append(TimestampData timestamp) {
-        append(timestamp.getMillisecond(), timestamp.getNanoOfMillisecond());
-    }
-
     /**
-     * @param nanoOfMillisecond 0 to 999,999, as {@link TimestampData} holds it
+     * @param nanoOfMillisecond 0 to 999,999, as Flink's {@code TimestampData} holds it
      * @throws IllegalArgumentException naming the field when the instant does not fit the unit
      *     in 64 bits (nanoseconds cover only the years 1677 to 2262)
      */

@@ -1,10 +1,9 @@
 /**
- * Off-heap Arrow builders: batches of Flink rows laid out as Arrow arrays in memory that Java
- * owns, ready to be exported through the C Data Interface
- * ({@link dev.isthmus.arrow.cdata.ArrowExporter}).
+ * Off-heap Arrow builders: arrays laid out in memory that Java owns, ready to be exported through
+ * the C Data Interface ({@link dev.isthmus.arrow.cdata.ArrowExporter}). The builders take plain
+ * Java values; filling them from Flink rows is {@link dev.isthmus.arrow.flink.builder}'s job.
  *
- * <p>{@link dev.isthmus.arrow.builder.RowDataAppender} appends {@code RowData} of a
- * {@code RowType} into an {@link dev.isthmus.arrow.builder.ArrowBuilder} tree;
+ * <p>{@link dev.isthmus.arrow.builder.ArrowBuilder#forField} makes the builder tree of a field;
  * {@code finish()} hands the batch's buffers to a {@link dev.isthmus.arrow.builder.FinishedArray}.
  * Buffers are {@link dev.isthmus.arrow.builder.NativeBuffer}s from a
  * {@link dev.isthmus.arrow.builder.BufferAllocator}, each freed on its own and counted in a

@@ -8,38 +8,39 @@ import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.AfterEach;
 
 /** A tracked allocator per test, and readers of a finished array's buffers. */
-abstract class BuilderTestSupport {
-    final MemoryTracker tracker = MemoryTracker.root().child(getClass().getSimpleName());
-    final BufferAllocator allocator = new BufferAllocator(tracker);
+public abstract class BuilderTestSupport {
+    protected final MemoryTracker tracker =
+            MemoryTracker.root().child(getClass().getSimpleName());
+    protected final BufferAllocator allocator = new BufferAllocator(tracker);
 
     @AfterEach
-    void closeTracker() {
+    protected void closeTracker() {
         tracker.close();
     }
 
     @SuppressWarnings("unchecked")
-    <B extends ArrowBuilder> B builder(String name, ArrowType type, boolean nullable) {
+    protected <B extends ArrowBuilder> B builder(String name, ArrowType type, boolean nullable) {
         return (B) ArrowBuilder.forField(ArrowField.of(name, type, nullable), allocator);
     }
 
-    static MemorySegment data(FinishedArray array, int buffer) {
+    protected static MemorySegment data(FinishedArray array, int buffer) {
         return array.buffers().get(buffer).segment();
     }
 
-    static boolean isValid(FinishedArray array, int i) {
+    protected static boolean isValid(FinishedArray array, int i) {
         NativeBuffer validity = array.buffers().get(0);
         return validity == null || bit(validity.segment(), i);
     }
 
-    static boolean bit(MemorySegment bits, int i) {
+    protected static boolean bit(MemorySegment bits, int i) {
         return (bits.get(ValueLayout.JAVA_BYTE, i >>> 3) & (1 << (i & 7))) != 0;
     }
 
-    static int offset(FinishedArray array, int i) {
+    protected static int offset(FinishedArray array, int i) {
         return data(array, 1).getAtIndex(ValueLayout.JAVA_INT, i);
     }
 
-    static String utf8(FinishedArray array, int i) {
+    protected static String utf8(FinishedArray array, int i) {
         int start = offset(array, i);
         int end = offset(array, i + 1);
         return new String(

@@ -8,7 +8,7 @@ import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.RandomRows;
 import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.memory.NativeArrowStats;
 import dev.isthmus.arrow.types.ArrowField;

@@ -11,7 +11,7 @@ import dev.isthmus.arrow.CDataChecksum;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.memory.LeakCheck;
 import dev.isthmus.arrow.memory.MemoryLimitExceededException;
 import dev.isthmus.arrow.memory.MemoryTracker;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowVectors;
 import dev.isthmus.ffm.gen.isthmus_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

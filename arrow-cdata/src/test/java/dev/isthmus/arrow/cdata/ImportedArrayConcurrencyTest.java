@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.NativeRoundTrip;
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.memory.NativeArrowStats;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
-import dev.isthmus.arrow.vector.ArrowVectors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

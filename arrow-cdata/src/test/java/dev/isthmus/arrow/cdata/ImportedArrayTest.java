@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import dev.isthmus.arrow.memory.MemoryLimitExceededException;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.types.ArrowType;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
-import dev.isthmus.arrow.vector.ArrowVectors;
 import dev.isthmus.ffm.gen.ArrowArray;
 import dev.isthmus.ffm.gen.ArrowSchema;
 import dev.isthmus.ffm.gen.isthmus_h;

@@ -1,6 +1,6 @@
 package dev.isthmus.iceberg.source;
 
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import java.lang.ref.Cleaner;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.columnar.ColumnarRowData;

@@ -1,6 +1,6 @@
 package dev.isthmus.iceberg.source;
 
-import dev.isthmus.arrow.vector.BinaryRows;
+import dev.isthmus.arrow.flink.vector.BinaryRows;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.table.types.logical.RowType;

@@ -1,8 +1,8 @@
 package dev.isthmus.iceberg.source;
 
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
-import dev.isthmus.arrow.vector.BinaryRowTransposer;
-import dev.isthmus.arrow.vector.BinaryRows;
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.BinaryRowTransposer;
+import dev.isthmus.arrow.flink.vector.BinaryRows;
 import java.lang.ref.Cleaner;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;

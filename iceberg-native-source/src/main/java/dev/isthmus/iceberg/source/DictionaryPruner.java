@@ -2,8 +2,8 @@ package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.cdata.ArrowArrayView;
 import dev.isthmus.arrow.cdata.ImportedArray;
+import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowVectors;
 import dev.isthmus.ffm.NativeException;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import java.lang.foreign.MemorySegment;

@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * A set of byte-string keys ({@link dev.isthmus.arrow.vector.RowKeys}) in a few flat arrays: the
+ * A set of byte-string keys ({@link dev.isthmus.arrow.flink.vector.RowKeys}) in a few flat arrays: the
  * keys' bytes one after another in one arena, each key's start and hash, and an open-addressing
  * table of key indexes. Probing a key allocates nothing, and the set's heap is a handful of
  * arrays whatever its size ({@link #bytes}). Built by one thread, then only read, by any thread

@@ -1,8 +1,8 @@
 package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.cdata.ArenaRuns;
+import dev.isthmus.arrow.flink.vector.BinaryRowTransposer;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.BinaryRowTransposer;
 import dev.isthmus.ffm.NativeException;
 import dev.isthmus.ffm.NativeLibrary;
 import dev.isthmus.ffm.NativeLibraryException;

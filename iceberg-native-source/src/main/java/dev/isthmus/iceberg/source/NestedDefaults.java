@@ -1,6 +1,6 @@
 package dev.isthmus.iceberg.source;
 
-import dev.isthmus.arrow.vector.ArrowVectors;
+import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import java.util.List;
 import java.util.function.IntPredicate;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;

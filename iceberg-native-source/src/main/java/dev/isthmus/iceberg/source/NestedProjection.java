@@ -1,6 +1,6 @@
 package dev.isthmus.iceberg.source;
 
-import dev.isthmus.arrow.vector.ArrowVectors;
+import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;

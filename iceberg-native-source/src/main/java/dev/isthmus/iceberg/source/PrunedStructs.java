@@ -1,6 +1,6 @@
 package dev.isthmus.iceberg.source;
 
-import dev.isthmus.arrow.vector.ArrowVectors;
+import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import java.util.List;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.iceberg.types.Type;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.isthmus.arrow.vector.BinaryRows;
+import dev.isthmus.arrow.flink.vector.BinaryRows;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.types.logical.BigIntType;

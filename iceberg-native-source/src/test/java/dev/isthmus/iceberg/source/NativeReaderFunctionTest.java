@@ -158,7 +158,7 @@ class NativeReaderFunctionTest {
             assertEquals(
                     format == RowFormat.BINARY
                             && anyNative
-                            && dev.isthmus.arrow.vector.BinaryRowTransposer.supports(type),
+                            && dev.isthmus.arrow.flink.vector.BinaryRowTransposer.supports(type),
                     NativeSourceCounters.binaryBatches() > binaryBatches,
                     format + " rows were emitted");
             assertEquals(

@@ -2,10 +2,10 @@ package dev.isthmus.iceberg.sink.parquet;
 
 import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.builder.RowDataAppender;
 import dev.isthmus.arrow.cdata.ArrowExporter;
+import dev.isthmus.arrow.flink.TypeMapping;
+import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.types.TypeMapping;
 import dev.isthmus.ffm.NativeErrors;
 import dev.isthmus.ffm.NativeException;
 import dev.isthmus.ffm.NativeLibrary;

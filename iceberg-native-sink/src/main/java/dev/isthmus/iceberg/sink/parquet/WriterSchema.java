@@ -1,10 +1,10 @@
 package dev.isthmus.iceberg.sink.parquet;
 
 import dev.isthmus.arrow.cdata.ArrowExporter;
-import dev.isthmus.arrow.cdata.SchemaMetadata;
+import dev.isthmus.arrow.flink.SchemaMetadata;
+import dev.isthmus.arrow.flink.TypeMapping;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.types.ArrowField;
-import dev.isthmus.arrow.types.TypeMapping;
 import dev.isthmus.ffm.gen.ArrowSchema;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.builder.BufferAllocator;
-import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.flink.builder.RowDataAppender;
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.builder.FinishedArray;
-import dev.isthmus.arrow.builder.RowDataAppender;
+import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.memory.MemoryLimitExceededException;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import java.nio.file.Path;

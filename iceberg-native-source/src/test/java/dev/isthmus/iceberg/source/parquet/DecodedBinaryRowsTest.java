@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.BinaryRowTransposer;
+import dev.isthmus.arrow.flink.vector.BinaryRows;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
-import dev.isthmus.arrow.vector.BinaryRowTransposer;
-import dev.isthmus.arrow.vector.BinaryRows;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

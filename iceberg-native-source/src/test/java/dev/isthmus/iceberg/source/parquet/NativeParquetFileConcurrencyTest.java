@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.cdata.ImportedArray;
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -191,7 +191,7 @@ class NativeParquetFileConcurrencyTest {
     }
 
     private static Set<String> dictionaryNames(ImportedArray dictionary) {
-        var vector = dev.isthmus.arrow.vector.ArrowVectors.of(dictionary.view());
+        var vector = dev.isthmus.arrow.flink.vector.ArrowVectors.of(dictionary.view());
         Set<String> names = new HashSet<>();
         for (int i = 0; i < dictionary.length(); i++) {
             var bytes = ((org.apache.flink.table.data.columnar.vector.BytesColumnVector) vector).getBytes(i);

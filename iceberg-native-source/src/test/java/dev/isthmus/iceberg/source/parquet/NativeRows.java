@@ -3,8 +3,8 @@ package dev.isthmus.iceberg.source.parquet;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.FlinkValues;
+import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.vector.ArrowColumnarBatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,15 @@
+package dev.isthmus.arrow.flink.builder;
+
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * Appends one Flink value to one builder: the typed getter for a field, chosen once per schema
+ * (see {@link FieldWriters}), so appending a row does no type dispatch beyond one virtual call
+ * per field. A value comes from a row's field or, inside an ARRAY or MAP, from an array element.
+ */
+interface FieldWriter {
+    void write(RowData row, int pos);
+
+    void write(ArrayData array, int index);
+}

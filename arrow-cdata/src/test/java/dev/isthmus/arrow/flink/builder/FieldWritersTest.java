@@ -1,0 +1,73 @@
+package dev.isthmus.arrow.flink.builder;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.builder.BuilderTestSupport;
+import dev.isthmus.arrow.builder.FinishedArray;
+import dev.isthmus.arrow.builder.VarBinaryBuilder;
+import dev.isthmus.arrow.types.ArrowType;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(LeakCheckExtension.class)
+class FieldWritersTest extends BuilderTestSupport {
+
+    @Test
+    void javaStringsGetTheBytesOfFlinksEncoder() {
+        List<String> strings = new ArrayList<>(List.of(
+                "",
+                "ascii",
+                "h\u00e9llo",
+                "\u65e5\u672c",
+                "\u20ac",
+                "\ud83d\ude00",
+                "x\ud83dy",
+                "x\ude00y",
+                "\ud83d",
+                "\ude00",
+                "a\ud83d\ud83d\ude00b",
+                "\ude00\ud83d",
+                "\u0000nul",
+                "\u007f\u0080\u07ff\u0800\uffff"));
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 2_000; i++) {
+            StringBuilder text = new StringBuilder();
+            int length = random.nextInt(40);
+            for (int c = 0; c < length; c++) {
+                // Mostly ASCII, then any char: two-byte, three-byte, and surrogates paired or not.
+                text.append((char) (random.nextInt(4) == 0 ? random.nextInt(0x10000) : random.nextInt(0x80)));
+            }
+            strings.add(text.toString());
+        }
+        try (VarBinaryBuilder b = builder("text", new ArrowType.Utf8(false), false)) {
+            for (String text : strings) {
+                BinaryStringData value = (BinaryStringData) StringData.fromString(text);
+                FieldWriters.appendUtf8(b, value);
+                assertNull(value.getBinarySection(), "the string is left unencoded");
+            }
+            try (FinishedArray a = b.finish()) {
+                for (int i = 0; i < strings.size(); i++) {
+                    byte[] appended = data(a, 2)
+                            .asSlice(offset(a, i), offset(a, i + 1) - offset(a, i))
+                            .toArray(ValueLayout.JAVA_BYTE);
+                    assertArrayEquals(
+                            StringData.fromString(strings.get(i)).toBytes(),
+                            appended,
+                            "string " + i + ": "
+                                    + strings.get(i)
+                                            .chars()
+                                            .mapToObj(Integer::toHexString)
+                                            .toList());
+                }
+            }
+        }
+    }
+}
