@@ -7,10 +7,9 @@ import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.Diagnostics;
 import dev.isthmus.ffm.gen.ArrowArray;
 import dev.isthmus.ffm.gen.ArrowSchema;
-import dev.isthmus.ffm.gen.isthmus_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -38,10 +37,8 @@ public final class NativeRoundTrip {
             MemorySegment array = ArrowArray.allocate(call);
             MemorySegment schema = ArrowSchema.allocate(call);
             ArrowExporter.export(finished, array, schema);
-            return new ArrowColumnarBatch(ImportedArray.receive(tracker, (outArray, outSchema) -> {
-                MemorySegment error = NativeErrors.allocate(call);
-                NativeErrors.check(isthmus_h.isthmus_arrow_echo(array, schema, outArray, outSchema, error), error);
-            }));
+            return new ArrowColumnarBatch(ImportedArray.receive(
+                    tracker, (outArray, outSchema) -> Diagnostics.arrowEcho(array, schema, outArray, outSchema)));
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.isthmus.ffm;
 
 import dev.isthmus.ffm.gen.isthmus_h;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Locale;
@@ -48,11 +47,9 @@ public enum Codec {
 
     /** The largest output {@link #compress} can produce for {@code inputSize} bytes. */
     public long maxCompressedSize(long inputSize) {
-        NativeLibrary.require();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment error = NativeErrors.allocate(arena);
-            MemorySegment bound = arena.allocate(ValueLayout.JAVA_LONG);
-            NativeErrors.check(isthmus_h.isthmus_codec_max_compressed_size(id, inputSize, bound, error), error);
+        try (NativeCall call = NativeCall.open()) {
+            MemorySegment bound = call.longSlot();
+            call.check(isthmus_h.isthmus_codec_max_compressed_size(id, inputSize, bound, call.error()));
             return bound.get(ValueLayout.JAVA_LONG, 0);
         }
     }
@@ -93,11 +90,9 @@ public enum Codec {
     private static long transform(MemorySegment input, MemorySegment output, NativeTransform call) {
         requireNative(input, "input");
         requireNative(output, "output");
-        NativeLibrary.require();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment error = NativeErrors.allocate(arena);
-            MemorySegment written = arena.allocate(ValueLayout.JAVA_LONG);
-            NativeErrors.check(call.call(error, written), error);
+        try (NativeCall scratch = NativeCall.open()) {
+            MemorySegment written = scratch.longSlot();
+            scratch.check(call.call(scratch.error(), written));
             return written.get(ValueLayout.JAVA_LONG, 0);
         }
     }

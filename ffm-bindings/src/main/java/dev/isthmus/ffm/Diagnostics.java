@@ -1,7 +1,6 @@
 package dev.isthmus.ffm;
 
 import dev.isthmus.ffm.gen.isthmus_h;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /** Self-checks of the native boundary, for tests and for operators diagnosing a deployment. */
@@ -14,12 +13,23 @@ public final class Diagnostics {
      * library stay usable.
      */
     public static void panicInNative(String message) {
-        NativeLibrary.require();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment error = NativeErrors.allocate(arena);
-            NativeErrors.check(isthmus_h.isthmus_debug_panic(arena.allocateFrom(message), error), error);
+        try (NativeCall call = NativeCall.open()) {
+            call.check(isthmus_h.isthmus_debug_panic(call.string(message), call.error()));
         }
         throw new IllegalStateException("isthmus_debug_panic returned OK; the library did not panic");
+    }
+
+    /**
+     * Hands an exported array to the library, which validates it, copies it and exports the copy
+     * into {@code outArray}/{@code outSchema} ({@code isthmus_arrow_echo}): a round trip through
+     * memory Rust allocated, for tests and benchmarks of the import side. The library takes the
+     * input structs over and releases them before it returns; the caller owns the output.
+     */
+    public static void arrowEcho(
+            MemorySegment array, MemorySegment schema, MemorySegment outArray, MemorySegment outSchema) {
+        try (NativeCall call = NativeCall.open()) {
+            call.check(isthmus_h.isthmus_arrow_echo(array, schema, outArray, outSchema, call.error()));
+        }
     }
 
     /** The struct layouts as the Rust side sees them (see {@code isthmus_layout_manifest}). */

@@ -9,10 +9,9 @@ import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.Diagnostics;
 import dev.isthmus.ffm.gen.ArrowArray;
 import dev.isthmus.ffm.gen.ArrowSchema;
-import dev.isthmus.ffm.gen.isthmus_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
@@ -105,10 +104,8 @@ public class VectorReadBenchmark {
             MemorySegment array = ArrowArray.allocate(call);
             MemorySegment schema = ArrowSchema.allocate(call);
             ArrowExporter.export(finished, array, schema);
-            arrow = new ArrowColumnarBatch(ImportedArray.receive(tracker, (outArray, outSchema) -> {
-                MemorySegment error = NativeErrors.allocate(call);
-                NativeErrors.check(isthmus_h.isthmus_arrow_echo(array, schema, outArray, outSchema, error), error);
-            }));
+            arrow = new ArrowColumnarBatch(ImportedArray.receive(
+                    tracker, (outArray, outSchema) -> Diagnostics.arrowEcho(array, schema, outArray, outSchema)));
         }
         arrowLongs = (LongColumnVector) arrow.batch().columns[0];
         arrowStringsView = arrow.array().view().child(1);

@@ -1,5 +1,7 @@
 package dev.isthmus.arrow.memory;
 
+import dev.isthmus.ffm.NativeArrowStats;
+
 /**
  * The check every test that touches Arrow memory ends with: nothing Java allocated is still
  * live, no Java-owned array is unreleased, and the native library holds no array and no buffer

@@ -10,8 +10,9 @@ import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.builder.FinishedArray;
 import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.memory.NativeArrowStats;
 import dev.isthmus.arrow.types.ArrowField;
+import dev.isthmus.ffm.Diagnostics;
+import dev.isthmus.ffm.NativeArrowStats;
 import dev.isthmus.ffm.NativeErrors;
 import dev.isthmus.ffm.NativeLibrary;
 import dev.isthmus.ffm.gen.ArrowArray;
@@ -125,8 +126,7 @@ class ArrowExporterNativeTest {
 
         MemorySegment outArray = ArrowArray.allocate(arena);
         MemorySegment outSchema = ArrowSchema.allocate(arena);
-        MemorySegment error = NativeErrors.allocate(arena);
-        NativeErrors.check(isthmus_h.isthmus_arrow_echo(array, schema, outArray, outSchema, error), error);
+        Diagnostics.arrowEcho(array, schema, outArray, outSchema);
 
         assertEquals(MemorySegment.NULL, ArrowArray.release(array), "echo moved the array in");
         assertEquals(MemorySegment.NULL, ArrowSchema.release(schema), "and the schema");

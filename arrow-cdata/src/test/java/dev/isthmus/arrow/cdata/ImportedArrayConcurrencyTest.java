@@ -8,7 +8,7 @@ import dev.isthmus.arrow.NativeRoundTrip;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.memory.NativeArrowStats;
+import dev.isthmus.ffm.NativeArrowStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

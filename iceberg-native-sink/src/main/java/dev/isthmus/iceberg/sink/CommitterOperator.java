@@ -59,6 +59,20 @@ import org.slf4j.LoggerFactory;
  * committer's state. Files no commit can reference are deleted: those received for a checkpoint
  * not yet snapshotted when the task ends, and those of an attempt that replays input whose end
  * was committed. docs/sink.md lists what each failure leaves.
+ *
+ * <p>Mirrors the committer of Iceberg 1.11's v1 Flink sink, {@code IcebergFilesCommitter}
+ * (package-private in {@code org.apache.iceberg.flink.sink}): the same state descriptors
+ * ({@code iceberg-files-committer-state}, holding the serialised {@code DeltaManifests} per
+ * checkpoint, and {@code iceberg-flink-job-id}), the same snapshot summary keys ({@code SinkUtil}'s
+ * {@code flink.max-committed-checkpoint-id}, {@code flink.job-id}, {@code flink.operator-id}), one
+ * {@code AppendFiles} for pending checkpoints without deletes and a {@code RowDelta} per checkpoint
+ * with them, and an empty commit after the table property {@value #MAX_CONTINUOUS_EMPTY_COMMITS}
+ * (10 by default) of checkpoints without files. It differs where Iceberg's loses or repeats rows:
+ * end-of-input files that arrive over several checkpoints are merged into one entry rather than
+ * replacing it, and an attempt that replays committed end-of-input rows commits nothing. Parity is
+ * pinned by {@code CommitterTest} (the protocol step by step, reading the bookkeeping of Iceberg's
+ * own sink) and {@code StockSinkStateTest} (state restored across the two sinks, both ways);
+ * docs/architecture.md, "Upgrading Iceberg or Flink", says what to compare on an upgrade.
  */
 public final class CommitterOperator extends AbstractStreamOperator<Void>
         implements OneInputStreamOperator<FlushedFiles, Void>, BoundedOneInput {

@@ -15,6 +15,17 @@ import org.apache.iceberg.io.WriteResult;
  * closes them and sends their {@link WriteResult} to the committer, tagged with the checkpoint.
  * Files that were never sent (the task failed or was cancelled) are deleted when the operator
  * closes, through {@link TaskWriter#abort()}.
+ *
+ * <p>Mirrors the writer of Iceberg 1.11's v1 Flink sink, {@code IcebergStreamWriter} (package-private
+ * in {@code org.apache.iceberg.flink.sink}): the files are flushed in {@code prepareSnapshotPreBarrier}
+ * and in {@code endInput}, those of the end of input tagged {@link #END_OF_INPUT} as Iceberg's
+ * {@code END_INPUT_CHECKPOINT_ID} ({@code Long.MAX_VALUE}), and {@link NativeIcebergSink} gives the
+ * operator the uid suffix {@code -writer} Iceberg's {@code FlinkSink} gives it. It differs in two
+ * ways: the result travels as {@code WriteResultSerializer} bytes ({@link FlushedFiles}) rather
+ * than through Kryo, and files never sent are aborted where Iceberg's writer only closes them.
+ * Parity is pinned by {@code AppendParityTest} and {@code DeltaParityTest} (the same rows through
+ * both sinks) and by {@code StockSinkStateTest} (a job moving between the two sinks);
+ * docs/architecture.md, "Upgrading Iceberg or Flink", says what to compare on an upgrade.
  */
 public final class WriterOperator extends AbstractStreamOperator<FlushedFiles>
         implements OneInputStreamOperator<RowData, FlushedFiles>, BoundedOneInput {

@@ -52,6 +52,17 @@ import org.apache.iceberg.types.Types;
  * value, and only when the visitor reaches a predicate on it. Columns whose values are not
  * converted exactly into Iceberg's representation of the table's type are never used. Whenever
  * unsure, a row group is kept.
+ *
+ * <p>Mirrors Iceberg 1.11's {@code ParquetDictionaryRowGroupFilter} ({@code iceberg-parquet}), which
+ * Iceberg's Flink reader applies through {@code Parquet.read}: the same predicates decided by the
+ * dictionary, negations keeping a chunk that may hold nulls, entries compared with Iceberg's
+ * {@code Comparators}, and a chunk's dictionary trusted only where parquet-java's
+ * {@code encoding_stats} (or v1 encodings) say every data page uses it. The page itself is read and
+ * decoded natively rather than by parquet-java. Parity is pinned by {@code DictionaryPrunerTest}
+ * (every kind of predicate on a file of Iceberg's writer, checked against Iceberg's own row
+ * evaluator) and {@code NativeReaderFunctionTest#dictionariesPruneRowGroupsStatisticsKeep} (the same
+ * records, positions and resumes as Iceberg's reader); docs/architecture.md, "Upgrading Iceberg or
+ * Flink", says what to compare on an upgrade.
  */
 final class DictionaryPruner {
     private final NativeParquetFile file;

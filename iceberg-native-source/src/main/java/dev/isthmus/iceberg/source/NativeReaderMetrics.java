@@ -1,7 +1,7 @@
 package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.memory.NativeArrowStats;
+import dev.isthmus.ffm.NativeArrowStats;
 import dev.isthmus.ffm.NativeLibrary;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.memory.MemoryLimitExceededException;
-import dev.isthmus.arrow.memory.NativeArrowStats;
+import dev.isthmus.ffm.NativeArrowStats;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

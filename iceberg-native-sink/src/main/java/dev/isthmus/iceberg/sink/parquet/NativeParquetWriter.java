@@ -6,6 +6,7 @@ import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.arrow.flink.TypeMapping;
 import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.ffm.NativeCall;
 import dev.isthmus.ffm.NativeErrors;
 import dev.isthmus.ffm.NativeException;
 import dev.isthmus.ffm.NativeLibrary;
@@ -196,8 +197,8 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
             properties = new java.util.HashMap<>(tableProperties);
             properties.put(OVERWRITE_OPTION, "true");
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment error = NativeErrors.allocate(arena);
+        try (NativeCall call = NativeCall.open()) {
+            Arena arena = call.arena();
             MemorySegment keys = arena.allocate(ValueLayout.ADDRESS, Math.max(1, properties.size()));
             MemorySegment values = arena.allocate(ValueLayout.ADDRESS, Math.max(1, properties.size()));
             int i = 0;
@@ -206,20 +207,19 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
                 values.setAtIndex(ValueLayout.ADDRESS, i, arena.allocateFrom(e.getValue()));
                 i++;
             }
-            MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
+            MemorySegment out = call.pointer();
             int count = properties.size();
-            MemorySegment nativePath = path == null ? MemorySegment.NULL : arena.allocateFrom(path.toString());
+            MemorySegment nativePath = path == null ? MemorySegment.NULL : call.string(path.toString());
             WriterSchema.withSchema(
                     schema,
                     tracker,
-                    arrowSchema -> NativeErrors.check(
+                    arrowSchema -> call.check(
                             path == null
                                     ? isthmus_h.isthmus_writer_open_buffered(
-                                            arrowSchema, keys, values, count, out, error)
+                                            arrowSchema, keys, values, count, out, call.error())
                                     : isthmus_h.isthmus_writer_open_path(
-                                            nativePath, arrowSchema, keys, values, count, out, error),
-                            error));
-            return out.get(ValueLayout.ADDRESS, 0);
+                                            nativePath, arrowSchema, keys, values, count, out, call.error())));
+            return NativeCall.address(out);
         }
     }
 

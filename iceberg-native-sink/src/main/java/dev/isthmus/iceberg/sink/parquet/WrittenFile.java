@@ -1,6 +1,6 @@
 package dev.isthmus.iceberg.sink.parquet;
 
-import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.NativeCall;
 import dev.isthmus.ffm.gen.isthmus_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -48,17 +48,17 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
 
     @SuppressWarnings("restricted") // offsets and bounds are the result's, of the lengths it reports
     static WrittenFile read(MemorySegment result, Schema schema, MetricsConfig config, Map<String, String> properties) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment error = NativeErrors.allocate(arena);
+        try (NativeCall call = NativeCall.open()) {
+            Arena arena = call.arena();
+            MemorySegment error = call.error();
             MemorySegment records = arena.allocate(ValueLayout.JAVA_LONG);
             MemorySegment size = arena.allocate(ValueLayout.JAVA_LONG);
             MemorySegment columnCount = arena.allocate(ValueLayout.JAVA_INT);
-            NativeErrors.check(isthmus_h.isthmus_write_result_file(result, records, size, columnCount, error), error);
+            call.check(isthmus_h.isthmus_write_result_file(result, records, size, columnCount, error));
 
             MemorySegment offsetsOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment offsetCount = arena.allocate(ValueLayout.JAVA_INT);
-            NativeErrors.check(
-                    isthmus_h.isthmus_write_result_split_offsets(result, offsetsOut, offsetCount, error), error);
+            call.check(isthmus_h.isthmus_write_result_split_offsets(result, offsetsOut, offsetCount, error));
             int n = offsetCount.get(ValueLayout.JAVA_INT, 0);
             List<Long> offsets = new ArrayList<>(n);
             if (n > 0) {
@@ -87,10 +87,8 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
             Set<Integer> repeated = insideListsAndMaps(schema);
             int columns = columnCount.get(ValueLayout.JAVA_INT, 0);
             for (int c = 0; c < columns; c++) {
-                NativeErrors.check(
-                        isthmus_h.isthmus_write_result_column(
-                                result, c, fieldId, valueCount, nullCount, nanCount, compressed, error),
-                        error);
+                call.check(isthmus_h.isthmus_write_result_column(
+                        result, c, fieldId, valueCount, nullCount, nanCount, compressed, error));
                 int id = fieldId.get(ValueLayout.JAVA_INT, 0);
                 MetricsModes.MetricsMode mode = MetricsUtil.metricsMode(schema, config, id);
                 if (mode == MetricsModes.None.get()) {
@@ -117,9 +115,8 @@ record WrittenFile(long fileSize, List<Long> splitOffsets, Metrics metrics) {
                 if (truncateLength <= 0) {
                     continue;
                 }
-                NativeErrors.check(
-                        isthmus_h.isthmus_write_result_column_bounds(result, c, min, minLength, max, maxLength, error),
-                        error);
+                call.check(
+                        isthmus_h.isthmus_write_result_column_bounds(result, c, min, minLength, max, maxLength, error));
                 Object lower = value(type, min.get(ValueLayout.ADDRESS, 0), minLength.get(ValueLayout.JAVA_LONG, 0));
                 Object upper = value(type, max.get(ValueLayout.ADDRESS, 0), maxLength.get(ValueLayout.JAVA_LONG, 0));
                 lower = truncateLower(type, lower, truncateLength);

@@ -3,7 +3,7 @@ package dev.isthmus.iceberg.source.parquet;
 import dev.isthmus.arrow.cdata.ArenaRuns;
 import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.ffm.NativeErrors;
+import dev.isthmus.ffm.NativeCall;
 import dev.isthmus.ffm.NativeHandle;
 import dev.isthmus.ffm.NativeLibrary;
 import dev.isthmus.ffm.gen.isthmus_column_chunk_info;
@@ -13,7 +13,6 @@ import dev.isthmus.ffm.gen.isthmus_h;
 import dev.isthmus.ffm.gen.isthmus_row_group_info;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -120,15 +119,14 @@ public final class NativeParquetFile implements AutoCloseable {
         this.name = name;
         this.input = input;
         // No other thread has the file yet: the address is used without a lease.
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment error = NativeErrors.allocate(arena);
-            MemorySegment info = isthmus_file_info.allocate(arena);
-            NativeErrors.check(isthmus_h.isthmus_file_get_info(address, info, error), error);
+        try (NativeCall call = NativeCall.open()) {
+            MemorySegment info = isthmus_file_info.allocate(call.arena());
+            call.check(isthmus_h.isthmus_file_get_info(address, info, call.error()));
             this.rowCount = isthmus_file_info.num_rows(info);
             this.rowGroups = new RowGroup[isthmus_file_info.num_row_groups(info)];
-            MemorySegment rg = isthmus_row_group_info.allocate(arena);
+            MemorySegment rg = isthmus_row_group_info.allocate(call.arena());
             for (int i = 0; i < rowGroups.length; i++) {
-                NativeErrors.check(isthmus_h.isthmus_file_row_group(address, i, rg, error), error);
+                call.check(isthmus_h.isthmus_file_row_group(address, i, rg, call.error()));
                 rowGroups[i] = new RowGroup(
                         isthmus_row_group_info.num_rows(rg),
                         isthmus_row_group_info.first_row(rg),
@@ -137,9 +135,9 @@ public final class NativeParquetFile implements AutoCloseable {
                         isthmus_row_group_info.compressed_size(rg));
             }
             Column[] leaves = new Column[isthmus_file_info.num_columns(info)];
-            MemorySegment column = isthmus_column_info.allocate(arena);
+            MemorySegment column = isthmus_column_info.allocate(call.arena());
             for (int i = 0; i < leaves.length; i++) {
-                NativeErrors.check(isthmus_h.isthmus_file_column(address, i, column, error), error);
+                call.check(isthmus_h.isthmus_file_column(address, i, column, call.error()));
                 MemorySegment format = isthmus_column_info.arrow_format(column);
                 leaves[i] = new Column(
                         string(isthmus_column_info.path(column)),
@@ -157,13 +155,10 @@ public final class NativeParquetFile implements AutoCloseable {
 
     /** Opens a local file, read by the library with positional reads. */
     public static NativeParquetFile open(Path path) {
-        NativeLibrary.require();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment error = NativeErrors.allocate(arena);
-            MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
-            NativeErrors.check(
-                    isthmus_h.isthmus_file_open_path(arena.allocateFrom(path.toString()), out, error), error);
-            return new NativeParquetFile(out.get(ValueLayout.ADDRESS, 0), path.toString(), null);
+        try (NativeCall call = NativeCall.open()) {
+            MemorySegment out = call.pointer();
+            call.check(isthmus_h.isthmus_file_open_path(call.string(path.toString()), out, call.error()));
+            return new NativeParquetFile(NativeCall.address(out), path.toString(), null);
         }
     }
 
@@ -172,27 +167,23 @@ public final class NativeParquetFile implements AutoCloseable {
         NativeLibrary.require();
         long size = input.getLength();
         try (SeekableInputStream stream = input.newStream();
-                Arena arena = Arena.ofConfined()) {
+                NativeCall call = NativeCall.open()) {
             InputRanges ranges = new InputRanges(stream, input.location());
-            MemorySegment error = NativeErrors.allocate(arena);
             // A file too short to have a tail is the library's to refuse, as too short for Parquet.
-            MemorySegment tail = arena.allocate(8);
+            MemorySegment tail = call.arena().allocate(8);
             if (size >= 8) {
                 ranges.read(size - 8, tail);
             }
-            MemorySegment footerLength = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment footerLength = call.intSlot();
             // The library sees only the tail: name the file for it.
-            NativeErrors.check(
-                    isthmus_h.isthmus_footer_length(tail, 8, size, footerLength, error), error, input.location());
+            call.check(isthmus_h.isthmus_footer_length(tail, 8, size, footerLength, call.error()), input.location());
             long length = Integer.toUnsignedLong(footerLength.get(ValueLayout.JAVA_INT, 0));
-            MemorySegment footer = arena.allocate(Math.max(1, length));
+            MemorySegment footer = call.arena().allocate(Math.max(1, length));
             ranges.read(size - 8 - length, footer.asSlice(0, length));
-            MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
-            NativeErrors.check(
-                    isthmus_h.isthmus_file_open_footer(
-                            footer, length, size, arena.allocateFrom(input.location()), out, error),
-                    error);
-            return new NativeParquetFile(out.get(ValueLayout.ADDRESS, 0), input.location(), input);
+            MemorySegment out = call.pointer();
+            call.check(isthmus_h.isthmus_file_open_footer(
+                    footer, length, size, call.string(input.location()), out, call.error()));
+            return new NativeParquetFile(NativeCall.address(out), input.location(), input);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the footer of " + input.location(), e);
         }
@@ -252,10 +243,9 @@ public final class NativeParquetFile implements AutoCloseable {
     public ColumnChunk columnChunk(int rowGroup, int leaf) {
         // The statistics point into the footer: copied out under the lease.
         MemorySegment file = handle.acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment error = NativeErrors.allocate(arena);
-            MemorySegment chunk = isthmus_column_chunk_info.allocate(arena);
-            NativeErrors.check(isthmus_h.isthmus_file_column_chunk(file, rowGroup, leaf, chunk, error), error);
+        try (NativeCall call = NativeCall.open()) {
+            MemorySegment chunk = isthmus_column_chunk_info.allocate(call.arena());
+            call.check(isthmus_h.isthmus_file_column_chunk(file, rowGroup, leaf, chunk, call.error()));
             return new ColumnChunk(
                     isthmus_column_chunk_info.byte_offset(chunk),
                     isthmus_column_chunk_info.compressed_size(chunk),
@@ -297,20 +287,17 @@ public final class NativeParquetFile implements AutoCloseable {
                     chunk.dataPageOffset()));
         }
         InputFile source = input != null ? input : Files.localInput(name);
-        try (Arena arena = Arena.ofConfined();
+        try (NativeCall call = NativeCall.open();
                 SeekableInputStream stream = source.newStream()) {
-            MemorySegment page = arena.allocate(length);
+            MemorySegment page = call.arena().allocate(length);
             new InputRanges(stream, name).read(chunk.dictionaryPageOffset(), page);
-            MemorySegment error = NativeErrors.allocate(arena);
             // The page is read without the lease, so a close need not wait for the I/O.
             MemorySegment file = handle.acquire();
             try {
                 return ImportedArray.receive(
                         tracker,
-                        (array, schema) -> NativeErrors.check(
-                                isthmus_h.isthmus_file_dictionary(
-                                        file, rowGroup, leaf, page, length, array, schema, error),
-                                error));
+                        (array, schema) -> call.check(isthmus_h.isthmus_file_dictionary(
+                                file, rowGroup, leaf, page, length, array, schema, call.error())));
             } finally {
                 handle.release();
             }

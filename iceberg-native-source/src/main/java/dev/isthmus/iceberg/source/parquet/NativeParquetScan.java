@@ -10,6 +10,7 @@ import dev.isthmus.arrow.flink.TypeMapping;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.types.ArrowField;
+import dev.isthmus.ffm.NativeCall;
 import dev.isthmus.ffm.NativeErrors;
 import dev.isthmus.ffm.NativeHandle;
 import dev.isthmus.ffm.gen.ArrowArray;
@@ -123,8 +124,8 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             MemoryTracker tracker,
             ArenaRuns runs) {
         MemorySegment scan;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment error = NativeErrors.allocate(arena);
+        try (NativeCall call = NativeCall.open()) {
+            Arena arena = call.arena();
             MemorySegment opts = isthmus_scan_options.allocate(arena);
             int[] ids = options.projection().columns().stream()
                     .mapToInt(Types.NestedField::fieldId)
@@ -150,29 +151,27 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             // every field's id, by which the decoder matches a struct's fields.
             MemorySegment expected = ArrowSchema.allocate(arena);
             ArrowExporter.exportSchema(TypeMapping.toArrow(options.projection()), expected, tracker);
-            MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
+            MemorySegment out = call.pointer();
             try {
                 SchemaMetadata.labelFieldIds(expected, options.projection(), arena);
                 isthmus_scan_options.expected_schema(opts, expected);
-                NativeErrors.check(isthmus_h.isthmus_scan_open(fileHandle, opts, out, error), error);
+                call.check(isthmus_h.isthmus_scan_open(fileHandle, opts, out, call.error()));
             } finally {
                 ArrowSchema.release.invoke(ArrowSchema.release(expected), expected);
             }
-            scan = out.get(ValueLayout.ADDRESS, 0);
+            scan = NativeCall.address(out);
         }
         try {
             ArrowField schema = SchemaImport.receive(s -> {
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment error = NativeErrors.allocate(arena);
-                    NativeErrors.check(isthmus_h.isthmus_scan_schema(scan, s, error), error);
+                try (NativeCall call = NativeCall.open()) {
+                    call.check(isthmus_h.isthmus_scan_schema(scan, s, call.error()));
                 }
             });
             MemorySegment hold;
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment error = NativeErrors.allocate(arena);
-                MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
-                NativeErrors.check(isthmus_h.isthmus_scan_hold_memory(scan, out, error), error);
-                hold = out.get(ValueLayout.ADDRESS, 0);
+            try (NativeCall call = NativeCall.open()) {
+                MemorySegment out = call.pointer();
+                call.check(isthmus_h.isthmus_scan_hold_memory(scan, out, call.error()));
+                hold = NativeCall.address(out);
             }
             NativeParquetScan opened;
             try {
@@ -287,12 +286,12 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
         if (file.input() == null) {
             throw new IllegalStateException("the library asked for byte ranges of local file " + file.name());
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
-            NativeErrors.check(isthmus_h.isthmus_scan_ranges(scan, MemorySegment.NULL, 0, count, error), error);
+        try (NativeCall call = NativeCall.open()) {
+            MemorySegment count = call.intSlot();
+            call.check(isthmus_h.isthmus_scan_ranges(scan, MemorySegment.NULL, 0, count, call.error()));
             int n = count.get(ValueLayout.JAVA_INT, 0);
-            MemorySegment list = isthmus_range.allocateArray(n, arena);
-            NativeErrors.check(isthmus_h.isthmus_scan_ranges(scan, list, n, count, error), error);
+            MemorySegment list = isthmus_range.allocateArray(n, call.arena());
+            call.check(isthmus_h.isthmus_scan_ranges(scan, list, n, count, call.error()));
             if (ranges == null) {
                 stream = file.input().newStream();
                 ranges = new InputRanges(stream, file.name());

@@ -8,7 +8,7 @@ import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.cdata.ArenaRuns;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.memory.NativeArrowStats;
+import dev.isthmus.ffm.NativeArrowStats;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

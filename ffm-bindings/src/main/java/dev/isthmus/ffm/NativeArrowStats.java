@@ -1,10 +1,7 @@
-package dev.isthmus.arrow.memory;
+package dev.isthmus.ffm;
 
-import dev.isthmus.ffm.NativeErrors;
-import dev.isthmus.ffm.NativeLibrary;
 import dev.isthmus.ffm.gen.isthmus_arrow_stats;
 import dev.isthmus.ffm.gen.isthmus_h;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -20,11 +17,9 @@ public record NativeArrowStats(
         long allocatedBytes) {
 
     public static NativeArrowStats read() {
-        NativeLibrary.require();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment stats = isthmus_arrow_stats.allocate(arena);
-            MemorySegment error = NativeErrors.allocate(arena);
-            NativeErrors.check(isthmus_h.isthmus_arrow_stats_get(stats, error), error);
+        try (NativeCall call = NativeCall.open()) {
+            MemorySegment stats = isthmus_arrow_stats.allocate(call.arena());
+            call.check(isthmus_h.isthmus_arrow_stats_get(stats, call.error()));
             return new NativeArrowStats(
                     isthmus_arrow_stats.exported_live(stats),
                     isthmus_arrow_stats.exported_total(stats),
