@@ -155,8 +155,8 @@ public final class BinaryRowTransposer {
                 precisions[c] = LogicalTypeChecks.getPrecision(field);
             }
         }
-        nullBytes = BinaryRowData.calculateBitSetWidthInBytes(arity);
-        fixedSize = BinaryRowData.calculateFixPartSizeInBytes(arity);
+        nullBytes = BinaryRowLayout.nullBytes(arity);
+        fixedSize = BinaryRowLayout.fixedSize(arity);
         heap = new HeapColumns(arity);
         codes = new int[arity];
     }
@@ -231,10 +231,9 @@ public final class BinaryRowTransposer {
         for (int c = 0; c < kinds.length; c++) {
             Kind kind = kinds[c];
             boolean[] isNull = kind.variable() ? heap.nulls[c] : markNulls(c, columns[c], rows, count);
-            int slot = nullBytes + 8 * c;
-            int nullBit = c + BinaryRowData.HEADER_SIZE_IN_BITS;
-            int nullByte = nullBit >>> 3;
-            int nullMask = 1 << (nullBit & 7);
+            int slot = BinaryRowLayout.slot(nullBytes, c);
+            int nullByte = BinaryRowLayout.nullByte(c);
+            int nullMask = BinaryRowLayout.nullMask(c);
             // The commonest columns write their slots (and null bits) straight into the rows; the
             // others fill the scratch slots, scattered into the rows after.
             boolean written = true;
@@ -455,7 +454,7 @@ public final class BinaryRowTransposer {
                 Native.addStringSizes(v.offsets, v.large, v.offset, rows, count, isNull, sizes);
             case ValueVectors.FixedBytes f -> {
                 if (f.width > 7) {
-                    Heap.addSizes(isNull, count, roundToWord(f.width), sizes);
+                    Heap.addSizes(isNull, count, BinaryRowLayout.roundToWord(f.width), sizes);
                 }
             }
             case DictionaryVector d
@@ -466,7 +465,7 @@ public final class BinaryRowTransposer {
                     if (!isNull[k]) {
                         int length = ((BytesColumnVector) column).getBytes(rows[k]).len;
                         if (length > 7) {
-                            sizes[k] += roundToWord(length);
+                            sizes[k] += BinaryRowLayout.roundToWord(length);
                         }
                     }
                 }
@@ -620,10 +619,6 @@ public final class BinaryRowTransposer {
         }
     }
 
-    static int roundToWord(int bytes) {
-        return (bytes + 7) & ~7;
-    }
-
     /**
      * Reads of the Arrow buffers, which are all native segments; they write only plain arrays
      * (and copy into the rows' array with {@code MemorySegment.copy}). Values of null rows are
@@ -694,7 +689,7 @@ public final class BinaryRowTransposer {
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
                 if (isNull[k]) {
-                    RowFields.setNull(rowData, at, slot, nullByte, nullMask);
+                    BinaryRowLayout.setNull(rowData, at, slot, nullByte, nullMask);
                 } else {
                     LONGS.set(rowData, at + slot, values.getAtIndex(LONG, offset + rows[k]));
                 }
@@ -723,14 +718,17 @@ public final class BinaryRowTransposer {
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
                 if (isNull[k]) {
-                    RowFields.setNull(rowData, at, slot, nullByte, nullMask);
+                    BinaryRowLayout.setNull(rowData, at, slot, nullByte, nullMask);
                     continue;
                 }
                 long v = values.getAtIndex(LONG, offset + rows[k]);
                 long millis = unit == TimeUnit.SECOND ? Math.multiplyExact(v, 1000L) : Math.floorDiv(v, perMilli);
                 int cursor = cursors[k];
                 LONGS.set(rowData, cursor, millis);
-                LONGS.set(rowData, at + slot, (long) (cursor - at) << 32 | Math.floorMod(v, perMilli) * nanosPerUnit);
+                LONGS.set(
+                        rowData,
+                        at + slot,
+                        BinaryRowLayout.variableSlot(cursor - at, Math.floorMod(v, perMilli) * nanosPerUnit));
                 cursors[k] = cursor + 8;
             }
         }
@@ -889,7 +887,7 @@ public final class BinaryRowTransposer {
                 int rowStart,
                 int[] cursors,
                 int k) {
-            if (length <= 7) {
+            if (length <= BinaryRowLayout.MAX_INLINE) {
                 long word;
                 if (start + 8 <= dataSize) {
                     word = data.get(LONG, start) & ((1L << (length << 3)) - 1);
@@ -899,16 +897,16 @@ public final class BinaryRowTransposer {
                         word |= (data.get(ValueLayout.JAVA_BYTE, start + i) & 0xFFL) << (i << 3);
                     }
                 }
-                return word | (0x80L | length) << 56;
+                return BinaryRowLayout.inlineSlot(word, length);
             }
             int at = cursors[k];
             MemorySegment.copy(data, ValueLayout.JAVA_BYTE, start, rowData, at, length);
-            int padded = roundToWord(length);
+            int padded = BinaryRowLayout.roundToWord(length);
             for (int p = at + length; p < at + padded; p++) {
                 rowData[p] = 0;
             }
             cursors[k] = at + padded;
-            return (long) (at - rowStart) << 32 | length;
+            return BinaryRowLayout.variableSlot(at - rowStart, length);
         }
     }
 
@@ -954,7 +952,7 @@ public final class BinaryRowTransposer {
             for (int k = 0; k < count; k++) {
                 int at = starts[k];
                 if (isNull[k]) {
-                    RowFields.setNull(data, at, slot, nullByte, nullMask);
+                    BinaryRowLayout.setNull(data, at, slot, nullByte, nullMask);
                 } else {
                     LONGS.set(data, at + slot, slots[k]);
                 }
@@ -999,7 +997,7 @@ public final class BinaryRowTransposer {
                 for (int i = 0; i < length; i++) {
                     data[at + length - 1 - i] = (byte) (i < 8 ? lo >>> (i << 3) : hi >>> ((i - 8) << 3));
                 }
-                slots[k] = (long) (at - starts[k]) << 32 | length;
+                slots[k] = BinaryRowLayout.variableSlot(at - starts[k], length);
                 cursors[k] = at + 16;
             }
         }
@@ -1017,7 +1015,7 @@ public final class BinaryRowTransposer {
                 if (!isNull[k]) {
                     int at = cursors[k];
                     LONGS.set(data, at, millis[k]);
-                    slots[k] = (long) (at - starts[k]) << 32 | nanos[k];
+                    slots[k] = BinaryRowLayout.variableSlot(at - starts[k], nanos[k]);
                     cursors[k] = at + 8;
                 }
             }
@@ -1042,7 +1040,7 @@ public final class BinaryRowTransposer {
 
         /** One byte string's slot: the bytes themselves up to 7, else its place in the row's variable part. */
         static long copy(byte[] from, int start, int length, byte[] rowData, int rowStart, int[] cursors, int k) {
-            if (length <= 7) {
+            if (length <= BinaryRowLayout.MAX_INLINE) {
                 long word;
                 if (start + 8 <= from.length) {
                     word = (long) LONGS.get(from, start) & ((1L << (length << 3)) - 1);
@@ -1052,14 +1050,14 @@ public final class BinaryRowTransposer {
                         word |= (from[start + i] & 0xFFL) << (i << 3);
                     }
                 }
-                return word | (0x80L | length) << 56;
+                return BinaryRowLayout.inlineSlot(word, length);
             }
             int at = cursors[k];
-            int padded = roundToWord(length);
+            int padded = BinaryRowLayout.roundToWord(length);
             LONGS.set(rowData, at + padded - 8, 0L);
             System.arraycopy(from, start, rowData, at, length);
             cursors[k] = at + padded;
-            return (long) (at - rowStart) << 32 | length;
+            return BinaryRowLayout.variableSlot(at - rowStart, length);
         }
 
         /** Slots read through Flink's vector interfaces, for vectors that are not this package's. */

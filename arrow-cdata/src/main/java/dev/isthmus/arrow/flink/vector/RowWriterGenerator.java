@@ -19,11 +19,10 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.AccessFlag;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.flink.table.data.binary.BinaryRowData;
 
 /**
  * Generates, per row shape, a {@link RowWriter}: one loop over the rows that writes each field
- * with the {@link RowFields} call its code names, its slot offset and null bit as constants. A
+ * with the {@link BinaryRowLayout} call its code names, its slot offset and null bit as constants. A
  * loop written for the row type is what makes row-at-a-time writing cheaper than the transposer's
  * column-at-a-time passes (which a general row loop, dispatching on each field's kind per row,
  * is not); Flink's own code generation makes the same trade for its projections.
@@ -56,7 +55,8 @@ final class RowWriterGenerator {
     private static final ClassDesc WRITER = RowWriter.class.describeConstable().orElseThrow();
     private static final ClassDesc COLUMNS =
             HeapColumns.class.describeConstable().orElseThrow();
-    private static final ClassDesc FIELDS = RowFields.class.describeConstable().orElseThrow();
+    private static final ClassDesc FIELDS =
+            BinaryRowLayout.class.describeConstable().orElseThrow();
     private static final ClassDesc BYTES = CD_byte.arrayType();
     private static final ClassDesc INTS = CD_int.arrayType();
     private static final MethodTypeDesc WRITE = MethodTypeDesc.of(CD_int, COLUMNS, CD_int, BYTES, INTS);
@@ -141,8 +141,8 @@ final class RowWriterGenerator {
         int rows = 3;
         int starts = 4;
         int arity = codes.length;
-        int nullBytes = BinaryRowData.calculateBitSetWidthInBytes(arity);
-        int fixedSize = BinaryRowData.calculateFixPartSizeInBytes(arity);
+        int nullBytes = BinaryRowLayout.nullBytes(arity);
+        int fixedSize = BinaryRowLayout.fixedSize(arity);
 
         // Each field's arrays in locals, so that the loop reads no field of the columns object.
         int[] values = new int[arity];
@@ -186,17 +186,16 @@ final class RowWriterGenerator {
         code.iload(at).loadConstant(fixedSize).iadd().istore(var);
 
         for (int c = 0; c < arity; c++) {
-            int slot = nullBytes + 8 * c;
+            int slot = BinaryRowLayout.slot(nullBytes, c);
             Label next = code.newLabel();
             if ((codes[c] & NULLABLE) != 0) {
-                int nullBit = c + BinaryRowData.HEADER_SIZE_IN_BITS;
                 Label present = code.newLabel();
                 code.aload(nulls[c]).iload(k).baload().ifeq(present);
                 code.aload(rows)
                         .iload(at)
                         .loadConstant(slot)
-                        .loadConstant(nullBit >>> 3)
-                        .loadConstant(1 << (nullBit & 7))
+                        .loadConstant(BinaryRowLayout.nullByte(c))
+                        .loadConstant(BinaryRowLayout.nullMask(c))
                         .invokestatic(FIELDS, "setNull", SET_NULL);
                 code.goto_(next);
                 code.labelBinding(present);
