@@ -36,7 +36,6 @@ import org.apache.iceberg.flink.FlinkWriteConf;
 import org.apache.iceberg.flink.FlinkWriteOptions;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.sink.EqualityFieldKeySelector;
-import org.apache.iceberg.flink.sink.PartitionKeySelector;
 import org.apache.iceberg.flink.sink.SinkUtil;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.SerializableSupplier;
@@ -346,7 +345,7 @@ public final class NativeIcebergSink {
                     if (!keys.isEmpty()) {
                         requirePartitionSourcesInKey(equalityFieldIds, "In hash distribution with equality fields");
                     }
-                    yield input.keyBy(new PartitionKeySelector(spec, schema, flinkType));
+                    yield input.keyBy(new PartitionPathKeySelector(spec, schema, flinkType));
                 }
                 case RANGE -> {
                     if (keys.isEmpty()) {
