@@ -1,5 +1,6 @@
 package dev.isthmus.iceberg.sink;
 
+import dev.isthmus.iceberg.sink.write.RowDataStruct;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -8,7 +9,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.flink.RowDataWrapper;
 
 /**
  * The key of hash distribution on a partitioned table: the row's partition path, the very string
@@ -29,7 +29,7 @@ final class PartitionPathKeySelector implements KeySelector<RowData, String> {
     private final RowType flinkType;
 
     private transient PartitionKey key;
-    private transient RowDataWrapper wrapper;
+    private transient RowDataStruct wrapper;
     private transient Map<PartitionKey, String> paths;
 
     PartitionPathKeySelector(PartitionSpec spec, Schema schema, RowType flinkType) {
@@ -42,7 +42,7 @@ final class PartitionPathKeySelector implements KeySelector<RowData, String> {
     public String getKey(RowData row) {
         if (key == null) {
             key = new PartitionKey(spec, schema);
-            wrapper = new RowDataWrapper(flinkType, schema.asStruct());
+            wrapper = new RowDataStruct(flinkType, schema.asStruct());
             paths = new HashMap<>();
         }
         key.partition(wrapper.wrap(row));

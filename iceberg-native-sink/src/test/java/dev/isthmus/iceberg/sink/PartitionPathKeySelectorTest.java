@@ -23,7 +23,10 @@ class PartitionPathKeySelectorTest {
             Types.NestedField.required(1, "id", Types.LongType.get()),
             Types.NestedField.optional(2, "name", Types.StringType.get()),
             Types.NestedField.optional(3, "ts", Types.TimestampType.withoutZone()),
-            Types.NestedField.optional(4, "price", Types.DecimalType.of(9, 2)));
+            Types.NestedField.optional(4, "price", Types.DecimalType.of(9, 2)),
+            Types.NestedField.optional(5, "qty", Types.IntegerType.get()),
+            Types.NestedField.optional(6, "day", Types.DateType.get()),
+            Types.NestedField.optional(7, "flag", Types.BooleanType.get()));
     private static final RowType FLINK_TYPE = FlinkSchemaUtil.convert(SCHEMA);
     /** Names that the path must escape, and nulls. */
     private static final String[] NAMES = {"plain", "a b", "x/y=z", "é€", "%20", "", null};
@@ -34,7 +37,10 @@ class PartitionPathKeySelectorTest {
                 id,
                 name == null ? null : StringData.fromString(name),
                 random.nextInt(10) == 0 ? null : TimestampData.fromEpochMillis(random.nextLong(-1L << 40, 1L << 42)),
-                DecimalData.fromBigDecimal(BigDecimal.valueOf(random.nextInt(), 2), 9, 2));
+                DecimalData.fromBigDecimal(BigDecimal.valueOf(random.nextInt(), 2), 9, 2),
+                random.nextInt(10) == 0 ? null : random.nextInt(-50, 50),
+                random.nextInt(10) == 0 ? null : random.nextInt(-1000, 1000),
+                random.nextInt(10) == 0 ? null : random.nextBoolean());
     }
 
     @Test
@@ -44,6 +50,9 @@ class PartitionPathKeySelectorTest {
                 .identity("name")
                 .day("ts")
                 .truncate("price", 100)
+                .bucket("qty", 3)
+                .identity("day")
+                .identity("flag")
                 .build();
         PartitionKeySelector iceberg = new PartitionKeySelector(spec, SCHEMA, FLINK_TYPE);
         // As Flink ships it to the tasks.

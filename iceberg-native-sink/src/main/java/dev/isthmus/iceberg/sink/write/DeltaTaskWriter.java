@@ -14,7 +14,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.deletes.DeleteGranularity;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
-import org.apache.iceberg.flink.RowDataWrapper;
 import org.apache.iceberg.flink.data.RowDataProjection;
 import org.apache.iceberg.io.BaseTaskWriter;
 import org.apache.iceberg.io.FileIO;
@@ -37,8 +36,8 @@ abstract sealed class DeltaTaskWriter extends BaseTaskWriter<RowData>
         permits DeltaTaskWriter.Unpartitioned, DeltaTaskWriter.Partitioned {
     private final Schema schema;
     private final Schema keySchema;
-    private final RowDataWrapper rowWrapper;
-    private final RowDataWrapper keyWrapper;
+    private final RowDataStruct rowWrapper;
+    private final RowDataStruct keyWrapper;
     private final RowDataProjection keyProjection;
     private final boolean upsert;
 
@@ -57,15 +56,15 @@ abstract sealed class DeltaTaskWriter extends BaseTaskWriter<RowData>
         super(spec, format, writers, files, io, targetFileSize, useDv);
         this.schema = schema;
         this.keySchema = TypeUtil.select(schema, equalityFieldIds);
-        this.rowWrapper = new RowDataWrapper(flinkType, schema.asStruct());
-        this.keyWrapper = new RowDataWrapper(FlinkSchemaUtil.convert(keySchema), keySchema.asStruct());
+        this.rowWrapper = new RowDataStruct(flinkType, schema.asStruct());
+        this.keyWrapper = new RowDataStruct(FlinkSchemaUtil.convert(keySchema), keySchema.asStruct());
         this.keyProjection = RowDataProjection.create(flinkType, schema.asStruct(), keySchema.asStruct());
         this.upsert = upsert;
     }
 
     abstract KeyedWriter writerFor(RowData row);
 
-    RowDataWrapper rowWrapper() {
+    RowDataStruct rowWrapper() {
         return rowWrapper;
     }
 

@@ -6,7 +6,6 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.flink.RowDataWrapper;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -15,7 +14,7 @@ import org.apache.iceberg.io.PartitionedFanoutWriter;
 /** Appends to a partitioned table: one rolling data file writer per partition seen. */
 final class PartitionedAppendWriter extends PartitionedFanoutWriter<RowData> {
     private final PartitionKey partitionKey;
-    private final RowDataWrapper wrapper;
+    private final RowDataStruct wrapper;
 
     PartitionedAppendWriter(
             PartitionSpec spec,
@@ -28,7 +27,7 @@ final class PartitionedAppendWriter extends PartitionedFanoutWriter<RowData> {
             RowType flinkType) {
         super(spec, format, writers, files, io, targetFileSize);
         this.partitionKey = new PartitionKey(spec, schema);
-        this.wrapper = new RowDataWrapper(flinkType, schema.asStruct());
+        this.wrapper = new RowDataStruct(flinkType, schema.asStruct());
     }
 
     @Override
