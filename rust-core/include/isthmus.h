@@ -3,7 +3,7 @@
  *
  * This header is the single source of truth for the C ABI. The Java bindings in
  * ffm-bindings are generated from it; the Rust exports are checked against it at
- * test time (rust-core/tests/header_contract.rs). Change it deliberately: any change
+ * test time (rust-core/ffi/tests/header_contract.rs). Change it deliberately: any change
  * to a signature, a struct or a constant's meaning bumps ISTHMUS_ABI_VERSION.
  *
  * Conventions that hold for every function unless its comment says otherwise:

@@ -31,9 +31,10 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * Writes the Parquet fixtures of rust-core/tests/parquet_fixtures.rs with Iceberg's own writer
- * (Iceberg 1.11, parquet-java 1.17, from the shaded benchmarks jar), and next to them the values
- * written, as the canonical text of rust-core/tests/support/parquet/render.rs (gzipped):
+ * Writes the Parquet fixtures of rust-core/core/src/tests/parquet_fixtures.rs with Iceberg's own
+ * writer (Iceberg 1.11, parquet-java 1.17, from the shaded benchmarks jar), and next to them the
+ * values written, as the canonical text of rust-core/core/src/test_support/parquet/render.rs
+ * (gzipped):
  * one line per row, one tab-separated token per top-level field:
  *
  * <ul>

@@ -1,10 +1,10 @@
-// Writes the reference files of rust-core/tests/parquet_write_reference.rs with Iceberg's own
-// Parquet writer (Iceberg 1.11, parquet-java 1.17), and prints the Iceberg Metrics of each.
+// Writes the reference files of rust-core/core/src/tests/parquet_write_reference.rs with Iceberg's
+// own Parquet writer (Iceberg 1.11, parquet-java 1.17), and prints the Iceberg Metrics of each.
 // Regenerate from the repository root after `mvn -Pbench -pl jmh -am package -DskipTests`:
 //   /usr/lib/jvm/temurin-25-jdk-amd64/bin/java -cp jmh/target/benchmarks.jar \
 //       rust-core/tests/data/ParquetJavaReference.java rust-core/tests/data/parquet-java
 // The values are functions of the row number that the Rust test computes the same way
-// (tests/support/write/reference.rs); keep the two in step.
+// (rust-core/core/src/test_support/write/reference.rs); keep the two in step.
 
 import java.io.File;
 import java.io.PrintStream;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The generated Java layouts must agree with the library's own struct layouts, and every
  * function the header declares must resolve in the library. (The C compiler's view of the
- * header is checked against Rust's in rust-core/tests/header_contract.rs.)
+ * header is checked against Rust's in rust-core/ffi/tests/header_contract.rs.)
  */
 class LayoutContractTest {
 

@@ -1,0 +1,83 @@
+//! Whole columns through the library's Rust API: 1,048,576 Nexmark-like bids
+//! (ids, hot and cold auctions, prices, a channel of a few values, a URL,
+//! microsecond event times) encoded into a Parquet file with Iceberg's
+//! defaults (dictionaries, zstd 3, 1 MiB pages), and that file scanned back
+//! into Arrow batches. `cargo bench --bench column [-- NAME]`.
+
+mod harness;
+
+use harness::Bench;
+use isthmus_core::arrow::{DataType, TimeUnit};
+use isthmus_core::test_support::parquet::scan::{for_each_batch, open, project, Mode};
+use isthmus_core::test_support::rng::Rng;
+use isthmus_core::test_support::write::{batch, options, primitive, slices, strings, write_file};
+
+const ROWS: usize = 1 << 20;
+
+fn main() {
+    let bench = Bench::from_args();
+    let mut rng = Rng::new(3);
+    let hot = |rng: &mut Rng, cold: usize| {
+        if rng.below(100) < 90 {
+            rng.below(100)
+        } else {
+            rng.below(cold)
+        }
+    };
+    let ids: Vec<Option<i64>> = (0..ROWS as i64).map(Some).collect();
+    let auctions: Vec<Option<i64>> = (0..ROWS)
+        .map(|_| Some(hot(&mut rng, 120_000) as i64))
+        .collect();
+    let prices: Vec<Option<i64>> = (0..ROWS)
+        .map(|_| Some(rng.below(10_000_000) as i64))
+        .collect();
+    let channels: Vec<Option<String>> = (0..ROWS)
+        .map(|_| Some(["Google", "Facebook", "Baidu", "Apple"][rng.below(4)].to_owned()))
+        .collect();
+    let urls: Vec<Option<String>> = (0..ROWS)
+        .map(|_| {
+            Some(format!(
+                "https://www.nexmark.com/{}/item.htm?query={}",
+                rng.below(10_000),
+                rng.below(1_000_000)
+            ))
+        })
+        .collect();
+    let mut at = 1_767_225_600_000_000i64;
+    let times: Vec<Option<i64>> = (0..ROWS)
+        .map(|_| {
+            at += rng.below(200) as i64;
+            Some(at)
+        })
+        .collect();
+    let micros = DataType::Timestamp {
+        unit: TimeUnit::Microsecond,
+        timezone: None,
+    };
+    let (schema, data) = batch(&[
+        primitive("id", 1, DataType::Int64, false, &ids),
+        primitive("auction", 2, DataType::Int64, false, &auctions),
+        primitive("price", 3, DataType::Int64, false, &prices),
+        strings("channel", 4, true, &channels),
+        strings("url", 5, true, &urls),
+        primitive("dateTime", 6, micros, false, &times),
+    ]);
+    // As the sink hands them over: batches of 8,192 rows.
+    let batches = slices(&data, 8_192);
+    let defaults = || options(&[]);
+    let (file, _) = write_file(&schema, &batches, defaults());
+    bench.run("column/encode bids", 0, || {
+        write_file(&schema, &batches, defaults()).1.file_size
+    });
+
+    let parquet = open(&file, "bids.parquet", Mode::Ranges).unwrap();
+    bench.run("column/decode bids", 0, || {
+        let mut rows = 0;
+        for_each_batch(&parquet, &file, project(&[1, 2, 3, 4, 5, 6]), |_, batch| {
+            rows += batch.len
+        })
+        .unwrap();
+        rows
+    });
+    println!("(file of {} bytes, {ROWS} rows)", file.len());
+}
