@@ -11,12 +11,18 @@ import java.math.BigInteger;
  * else fails naming the field, because rounding silently would change the data.
  */
 public final class Decimal128Builder extends FixedWidthBuilder {
+    private static final BigInteger LOW_64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
     private final int precision;
     private final int scale;
     /** 10^precision, when it fits a long (precision up to 18); else unused. */
     private final long compactBound;
 
     private final BigInteger bound;
+    /** {@link #bound}'s low and high 64 bits. */
+    private final long boundLow;
+
+    private final long boundHigh;
 
     Decimal128Builder(ArrowField field, String path, BufferAllocator allocator) {
         super(field, path, allocator, 16);
@@ -25,6 +31,8 @@ public final class Decimal128Builder extends FixedWidthBuilder {
         this.scale = type.scale();
         this.bound = BigInteger.TEN.pow(precision);
         this.compactBound = precision <= 18 ? bound.longValueExact() : Long.MAX_VALUE;
+        this.boundLow = bound.longValue();
+        this.boundHigh = bound.shiftRight(64).longValue();
     }
 
     /**
@@ -57,6 +65,23 @@ public final class Decimal128Builder extends FixedWidthBuilder {
         }
         // Below 10^38 < 2^127, so the low and high longs are exact.
         write(unscaled.longValue(), unscaled.shiftRight(64).longValue());
+    }
+
+    /**
+     * Appends the decimal whose unscaled value is the 128-bit two's complement {@code high:low},
+     * without a {@link BigInteger} on the way.
+     */
+    public void appendUnscaled(long low, long high) {
+        // The magnitude, negated in 128 bits when negative: -2^127 stays 2^127, past every bound.
+        long magnitudeLow = high < 0 ? -low : low;
+        long magnitudeHigh = high < 0 ? ~high + (low == 0 ? 1 : 0) : high;
+        int againstHigh = Long.compareUnsigned(magnitudeHigh, boundHigh);
+        if (againstHigh > 0 || (againstHigh == 0 && Long.compareUnsigned(magnitudeLow, boundLow) >= 0)) {
+            throw tooManyDigits(BigInteger.valueOf(high)
+                    .shiftLeft(64)
+                    .or(BigInteger.valueOf(low).and(LOW_64)));
+        }
+        write(low, high);
     }
 
     private void write(long low, long high) {

@@ -17,6 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -198,6 +199,49 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             assertTrue(scale.getMessage().contains("scale 3"), scale.getMessage());
             d.appendUnscaled(-99_999L);
             assertEquals(1, d.length());
+        }
+    }
+
+    @Test
+    void decimalsFromTwoWordsMatchTheirBigIntegerAndKeepTheBound() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        for (int precision : new int[] {19, 38}) {
+            BigInteger bound = BigInteger.TEN.pow(precision);
+            try (Decimal128Builder words = builder("w", new ArrowType.Decimal(precision, 0), false);
+                    Decimal128Builder big = builder("b", new ArrowType.Decimal(precision, 0), false)) {
+                List<BigInteger> values = new ArrayList<>(List.of(
+                        BigInteger.ZERO,
+                        BigInteger.ONE.negate(),
+                        BigInteger.ONE.shiftLeft(64),
+                        BigInteger.ONE.shiftLeft(64).negate(),
+                        bound.subtract(BigInteger.ONE),
+                        bound.subtract(BigInteger.ONE).negate()));
+                values.removeIf(v -> v.abs().compareTo(bound) >= 0);
+                for (int i = 0; i < 1000; i++) {
+                    BigInteger v = new BigInteger(127, new java.util.Random(random.nextLong())).mod(bound);
+                    values.add(random.nextBoolean() ? v : v.negate());
+                }
+                for (BigInteger v : values) {
+                    words.appendUnscaled(v.longValue(), v.shiftRight(64).longValue());
+                    big.appendUnscaled(v);
+                }
+                for (BigInteger outside : List.of(
+                        bound, bound.negate(), BigInteger.ONE.shiftLeft(127).negate(), bound.add(BigInteger.TEN))) {
+                    IllegalArgumentException e = assertThrows(
+                            IllegalArgumentException.class,
+                            () -> words.appendUnscaled(
+                                    outside.longValue(), outside.shiftRight(64).longValue()));
+                    assertTrue(e.getMessage().contains(outside.toString()), e.getMessage());
+                }
+                try (FinishedArray w = words.finish();
+                        FinishedArray b = big.finish()) {
+                    assertEquals(values.size(), w.length());
+                    for (int i = 0; i < values.size(); i++) {
+                        assertEquals(values.get(i), decimalAt(w, i), "value " + i);
+                        assertEquals(decimalAt(b, i), decimalAt(w, i), "value " + i);
+                    }
+                }
+            }
         }
     }
 

@@ -25,6 +25,8 @@ import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -253,15 +255,51 @@ final class FieldWriters {
         out.append(value.getMillisecond(), value.getNanoOfMillisecond());
     }
 
-    /** The precision and scale tell a binary row how its decimal is stored (compact or not). */
-    private record DecimalWriter(Decimal128Builder out, int precision, int scale) implements FieldWriter {
+    /**
+     * The precision and scale tell a binary row how its decimal is stored (compact or not). A wide
+     * decimal of a {@link BinaryRowData} is read from the row's bytes: {@code getDecimal} would
+     * build a {@code BigInteger} and a {@code BigDecimal} for each value, Flink's decimal
+     * arithmetic widens results past 18 digits, and the sink's rows arrive as binary rows.
+     */
+    private record DecimalWriter(Decimal128Builder out, int precision, int scale, byte[] scratch)
+            implements FieldWriter {
+        DecimalWriter(Decimal128Builder out, int precision, int scale) {
+            this(out, precision, scale, new byte[16]);
+        }
+
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
                 out.appendNull();
+            } else if (!DecimalData.isCompact(precision) && row instanceof BinaryRowData binary) {
+                appendWide(binary, pos);
             } else {
                 appendDecimal(out, row.getDecimal(pos, precision, scale));
             }
+        }
+
+        /**
+         * The unscaled value's big-endian two's complement in the row's variable part, as
+         * {@code BinaryRowWriter.writeDecimal} puts it: the slot holds its offset from the row's
+         * start in the high word and its length (1 to 16 bytes) in the low one.
+         */
+        private void appendWide(BinaryRowData row, int pos) {
+            long offsetAndLength = row.getLong(pos);
+            int length = (int) offsetAndLength;
+            if (length < 1 || length > 16) {
+                throw new IllegalArgumentException("a DECIMAL(" + precision + ", " + scale + ") value of " + length
+                        + " bytes in a binary row; expected 1 to 16");
+            }
+            BinarySegmentUtils.copyToBytes(
+                    row.getSegments(), row.getOffset() + (int) (offsetAndLength >>> 32), scratch, 0, length);
+            // Sign-extended from the first byte, then shifted in a byte at a time.
+            long high = scratch[0] < 0 ? -1L : 0L;
+            long low = high;
+            for (int i = 0; i < length; i++) {
+                high = high << 8 | low >>> 56;
+                low = low << 8 | (scratch[i] & 0xFFL);
+            }
+            out.appendUnscaled(low, high);
         }
 
         @Override

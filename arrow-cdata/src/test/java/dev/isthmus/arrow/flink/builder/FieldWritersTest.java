@@ -1,21 +1,34 @@
 package dev.isthmus.arrow.flink.builder;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.isthmus.arrow.ArrowChecksum;
+import dev.isthmus.arrow.CDataChecksum;
 import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.RandomRows;
 import dev.isthmus.arrow.builder.BuilderTestSupport;
 import dev.isthmus.arrow.builder.FinishedArray;
 import dev.isthmus.arrow.builder.VarBinaryBuilder;
 import dev.isthmus.arrow.types.ArrowType;
 import java.lang.foreign.ValueLayout;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @ExtendWith(LeakCheckExtension.class)
 class FieldWritersTest extends BuilderTestSupport {
@@ -68,6 +81,45 @@ class FieldWritersTest extends BuilderTestSupport {
                                             .toList());
                 }
             }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {19, 20, 28, 38})
+    void wideDecimalsOfBinaryRowsAppendAsTheirValues(int precision) {
+        RowType type = RowType.of(new DecimalType(precision, 3));
+        BigInteger max = BigInteger.TEN.pow(precision).subtract(BigInteger.ONE);
+        List<BigInteger> values = new ArrayList<>(List.of(
+                BigInteger.ZERO,
+                BigInteger.ONE,
+                BigInteger.ONE.negate(),
+                BigInteger.valueOf(127),
+                BigInteger.valueOf(-128),
+                BigInteger.valueOf(128),
+                BigInteger.valueOf(-129),
+                BigInteger.valueOf(Long.MAX_VALUE),
+                BigInteger.valueOf(Long.MIN_VALUE),
+                BigInteger.ONE.shiftLeft(64),
+                BigInteger.ONE.shiftLeft(64).negate(),
+                max,
+                max.negate()));
+        SplittableRandom random = new SplittableRandom(precision);
+        for (int i = 0; i < 500; i++) {
+            BigInteger value = new BigInteger(128, new java.util.Random(random.nextLong()))
+                    .mod(BigInteger.TEN.pow(random.nextInt(1, precision + 1)));
+            values.add(random.nextBoolean() ? value : value.negate());
+        }
+        List<GenericRowData> rows = new ArrayList<>();
+        for (BigInteger value : values) {
+            rows.add(GenericRowData.of(DecimalData.fromBigDecimal(new BigDecimal(value, 3), precision, 3)));
+        }
+        rows.add(GenericRowData.of((Object) null));
+        List<RowData> binary = RandomRows.binary(rows, type);
+        try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
+            for (RowData row : binary) {
+                appender.append(row);
+            }
+            assertEquals(ArrowChecksum.of(rows, type), CDataChecksum.ofExported(appender.finish()));
         }
     }
 }
