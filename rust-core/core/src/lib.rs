@@ -33,8 +33,9 @@
 //! [`error`] is at the bottom; [`compression`] and [`panic_guard`] use only it;
 //! [`arrow`] uses those; [`parquet`] uses all of them. Inside `parquet`, the
 //! format layer (`thrift`, `format`, `schema`, `encodings`, `crc`) knows no
-//! in-memory format; the reader (`io`, `page`, `column`, `arrow`, `file`,
-//! `scan`) and the writer (`write`) build on it. No module uses one above it.
+//! in-memory format; the reader (`read`: `io`, `page`, `column`, `arrow`,
+//! `file`, `scan`, `location`) and the writer (`write`) build on it, and
+//! neither uses the other. No module uses one above it.
 //!
 //! # Tests
 //!

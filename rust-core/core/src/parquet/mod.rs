@@ -19,38 +19,35 @@
 //!   structures: footer, page headers, page index), `schema` (the flat schema
 //!   list as a tree with per-column levels), `encodings` (value and level
 //!   encodings), `crc` (the page checksum);
-//! - the reader: `io` (the footer, and where column chunk bytes come from),
-//!   `page` (page headers, checksums, decompression, level/value split),
+//! - the reader, `read`: `io` (the footer, and where column chunk bytes come
+//!   from), `page` (page headers, checksums, decompression, level/value split),
 //!   `column` (one leaf column's levels and values, decoded straight into Arrow
 //!   buffers), `arrow` (the Arrow types of Parquet columns, and the assembly of
 //!   nested arrays from levels), `file` and `scan`, `location`;
 //! - the writer, `write`: schema, levels, pages, dictionaries, statistics and
 //!   the footer, as Iceberg's Java writer lays them out for the same rows.
 //!
+//! `read` and `write` both build on the format layer and neither uses the
+//! other.
+//!
 //! Everything here treats its input as untrusted file content: malformed bytes
 //! are CORRUPT_DATA errors, valid features this build lacks are UNSUPPORTED, and
 //! no size read from a file is trusted for an allocation before it has been
 //! checked against the bytes actually present.
 
-pub(crate) mod arrow;
-pub(crate) mod column;
 pub(crate) mod crc;
 pub(crate) mod encodings;
-pub(crate) mod file;
 pub(crate) mod format;
-pub(crate) mod io;
-pub(crate) mod location;
-pub(crate) mod page;
-pub(crate) mod scan;
+pub(crate) mod read;
 pub(crate) mod schema;
 pub(crate) mod thrift;
 pub(crate) mod write;
 
-pub use file::{ChunkInfo, ParquetFile, RowGroupInfo};
-pub use io::{footer_length, ByteRange};
-pub use location::Location;
-pub use page::DEFAULT_MAX_PAGE_SIZE;
-pub use scan::{PendingRange, Scan, ScanOptions, Step, DEFAULT_BATCH_SIZE};
+pub use read::file::{ChunkInfo, ParquetFile, RowGroupInfo};
+pub use read::io::{footer_length, ByteRange};
+pub use read::location::Location;
+pub use read::page::DEFAULT_MAX_PAGE_SIZE;
+pub use read::scan::{PendingRange, Scan, ScanOptions, Step, DEFAULT_BATCH_SIZE};
 pub use write::{ColumnMetrics, ColumnResult, FileWriter, PageVersion, WriteResult, WriterOptions};
 
 /// What a file's footer says about its columns, as [`ParquetFile`] hands it

@@ -11,7 +11,6 @@ use crate::error::{Error, Result};
 use crate::parquet::encodings::append_length_prefixed;
 use crate::parquet::encodings::levels::level_bit_width;
 
-pub use crate::parquet::column::plain_bytes::PlainByteArrays;
 pub use crate::parquet::encodings::byte_stream_split::ByteStreamSplitDecoder;
 pub use crate::parquet::encodings::delta::{
     DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder, DeltaLengthByteArrayDecoder,
@@ -20,6 +19,7 @@ pub use crate::parquet::encodings::delta::{
 pub use crate::parquet::encodings::plain::PlainDecoder;
 pub use crate::parquet::encodings::rle::{RleDecoder, RleEncoder};
 pub use crate::parquet::encodings::{ByteArraySink, FixedWidth};
+pub use crate::parquet::read::column::plain_bytes::PlainByteArrays;
 
 // ------------------------------------------------------------------ PLAIN
 

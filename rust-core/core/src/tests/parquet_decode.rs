@@ -13,7 +13,7 @@ use crate::error::Status;
 use crate::parquet::format::{
     ConvertedType, LogicalType, PhysicalType, Repetition, SchemaElement, TimeUnit,
 };
-use crate::parquet::scan::ScanOptions;
+use crate::parquet::read::scan::ScanOptions;
 use crate::test_support::parquet::render::hex;
 use crate::test_support::parquet::scan::{self, project, Mode};
 use crate::test_support::parquet::writer::{
@@ -1491,7 +1491,7 @@ fn int96_timestamps_read_as_microseconds() {
     assert_rows(&rows, &expected, "INT96 as micros");
     // Without an expected schema INT96 stays nanoseconds, where year 1 is
     // out of range.
-    let scan = crate::parquet::scan::Scan::open(file.clone(), project(&[1])).unwrap();
+    let scan = crate::parquet::read::scan::Scan::open(file.clone(), project(&[1])).unwrap();
     assert_eq!(
         scan.schema().children[0].data_type,
         ts(crate::arrow::TimeUnit::Nanosecond)

@@ -2,7 +2,6 @@
 //! many lengths and bit widths, extreme values, and damaged input.
 
 use crate::error::{Error, Result, Status};
-use crate::parquet::column::plain_bytes::PlainByteArrays;
 use crate::parquet::encodings::byte_stream_split::ByteStreamSplitDecoder;
 use crate::parquet::encodings::delta::{
     DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder, DeltaByteArrayDecoder,
@@ -17,6 +16,7 @@ use crate::parquet::encodings::rle::{
 };
 use crate::parquet::encodings::{split_length_prefixed, ByteArraySink, FixedWidth};
 use crate::parquet::format::Encoding;
+use crate::parquet::read::column::plain_bytes::PlainByteArrays;
 use crate::test_support::encodings::{
     encode_byte_stream_split, encode_byte_stream_split_values, encode_levels_v1, encode_levels_v2,
     encode_plain, encode_plain_byte_array, encode_plain_fixed_len,
@@ -146,7 +146,7 @@ fn rle_round_trips_all_widths_and_lengths() {
 
 /// Decodes indices and looks each up in `dictionary`, as a reader of a
 /// dictionary-encoded page does (the library's own gathers straight into Arrow
-/// buffers, in `parquet::column`).
+/// buffers, in `parquet::read::column`).
 fn read_with_dictionary<T: Copy>(
     decoder: &mut RleDecoder<'_>,
     dictionary: &[T],

@@ -9,7 +9,7 @@ use crate::parquet::format::{
     Encoding, KeyValue, LogicalType, PageHeader, PhysicalType, Repetition, SchemaElement,
     ThriftStruct,
 };
-use crate::parquet::scan::ScanOptions;
+use crate::parquet::read::scan::ScanOptions;
 use crate::test_support::parquet::scan::{self, project, Mode};
 use crate::test_support::parquet::thrift_tree;
 use crate::test_support::parquet::writer::{
@@ -330,7 +330,7 @@ fn errors_stop_the_scan() {
     let file = scan::open(&bytes, "bids.parquet", Mode::Local).unwrap();
     let mut options = project(&[1]);
     options.batch_size = 500;
-    let mut scan = crate::parquet::scan::Scan::open(file, options).unwrap();
+    let mut scan = crate::parquet::read::scan::Scan::open(file, options).unwrap();
     let mut failure = None;
     for _ in 0..10 {
         if let Err(e) = scan.next_step() {
@@ -372,7 +372,7 @@ fn unsupported_codecs_are_refused_when_the_scan_opens() {
     bytes.extend_from_slice(&(footer.len() as u32).to_le_bytes());
     bytes.extend_from_slice(b"PAR1");
     let file = scan::open(&bytes, "bids.parquet", Mode::Ranges).unwrap();
-    let err = crate::parquet::scan::Scan::open(file.clone(), project(&[1, 2]))
+    let err = crate::parquet::read::scan::Scan::open(file.clone(), project(&[1, 2]))
         .err()
         .unwrap();
     assert_eq!(err.status(), Status::Unsupported);
@@ -381,7 +381,7 @@ fn unsupported_codecs_are_refused_when_the_scan_opens() {
         "bids.parquet: row group 0, column 'url': compression codec LZO is not supported"
     );
     // Without that column, the file reads.
-    assert!(crate::parquet::scan::Scan::open(file, project(&[1])).is_ok());
+    assert!(crate::parquet::read::scan::Scan::open(file, project(&[1])).is_ok());
 }
 
 /// The fields parquet.thrift marks required, by struct (ColumnChunk's

@@ -19,7 +19,7 @@ use crate::error::{Error, Status};
 use crate::parquet::format::{
     FileMetaData, PageHeader, PhysicalType, Repetition, SchemaElement, ThriftStruct,
 };
-use crate::parquet::scan::ScanOptions;
+use crate::parquet::read::scan::ScanOptions;
 use crate::test_support::parquet::scan::{self, Mode};
 use crate::test_support::parquet::writer::{
     write_file, Column, Options, ValueEncoding as E, Values,

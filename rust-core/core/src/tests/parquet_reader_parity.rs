@@ -9,7 +9,7 @@ use crate::parquet::format::{
     CompressionCodec, ConvertedType, FileMetaData, LogicalType, PhysicalType, Repetition,
     SchemaElement, ThriftStruct,
 };
-use crate::parquet::scan::ScanOptions;
+use crate::parquet::read::scan::ScanOptions;
 use crate::test_support::parquet::scan::{self, project, Mode};
 use crate::test_support::parquet::writer::{
     write_file, Column, Options, ValueEncoding, Values, Written,

@@ -542,7 +542,7 @@ fn struct_fields_are_matched_by_id_and_only_the_projected_ones_read() {
         DataType::Struct,
     )
     .with_children(vec![labelled("y", 8, DataType::Int32)])]);
-    let options = crate::parquet::scan::ScanOptions {
+    let options = crate::parquet::read::scan::ScanOptions {
         expected: Some(Field::new("", DataType::Struct, false).with_children(vec![s, l])),
         ..scan::project(&[1, 5])
     };
@@ -562,7 +562,7 @@ fn a_struct_field_the_file_lacks_reads_as_nulls() {
     let file = struct_file();
     let scan = |fields: Vec<Field>| {
         let s = labelled("s", 1, DataType::Struct).with_children(fields);
-        let options = crate::parquet::scan::ScanOptions {
+        let options = crate::parquet::read::scan::ScanOptions {
             expected: Some(Field::new("", DataType::Struct, false).with_children(vec![s])),
             ..scan::project(&[1])
         };
@@ -724,7 +724,7 @@ fn nested_columns_read_in_any_batch_size() {
         let settings = options(&[("write.parquet.page-row-limit", "700")]);
         let (file, _) = write_file(&schema, &slices(&batch, 500), settings);
         for batch_size in [1, 3, 250, 1100] {
-            let options = crate::parquet::scan::ScanOptions {
+            let options = crate::parquet::read::scan::ScanOptions {
                 batch_size,
                 ..scan::project(&ids)
             };

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use crate::arrow::{ArrayData, ArrayView, Field};
 use crate::error::Result;
-use crate::parquet::file::ParquetFile;
-use crate::parquet::io::footer_length;
-use crate::parquet::scan::{Scan, ScanOptions, Step};
+use crate::parquet::read::file::ParquetFile;
+use crate::parquet::read::io::footer_length;
+use crate::parquet::read::scan::{Scan, ScanOptions, Step};
 
 use super::render;
 

@@ -7,7 +7,6 @@
 //! writes today.
 
 use crate::compression::Codec;
-use crate::parquet::column::plain_bytes::PlainByteArrays;
 use crate::parquet::crc::crc32_of;
 use crate::parquet::encodings::delta::{
     DeltaBinaryPackedDecoder, DeltaByteArrayDecoder, DeltaLengthByteArrayDecoder,
@@ -20,6 +19,7 @@ use crate::parquet::format::{
     ColumnChunk, ColumnIndex, Encoding, FileMetaData, OffsetIndex, PageHeader, PageType,
     PhysicalType, ThriftStruct,
 };
+use crate::parquet::read::column::plain_bytes::PlainByteArrays;
 use crate::parquet::schema::{ColumnDescriptor, SchemaDescriptor};
 
 /// One decoded value in its physical type.

@@ -7,16 +7,16 @@ use std::sync::Arc;
 
 use super::arrow::{leaf_type, top_level_nodes, with_field_id, ArrowNode};
 use super::column::read_dictionary_page;
-use super::format::{
-    ColumnChunk, ColumnMetaData, ColumnOrder, FileMetaData, PageType, Statistics, ThriftStruct,
-};
 use super::io::{ByteRange, ChunkBytes, ChunkSource, LocalFile, MAGIC, TAIL_LEN};
 use super::location::Location;
 use super::page::{PageOptions, PageReader};
-use super::schema::{ColumnDescriptor, SchemaDescriptor};
 use crate::arrow::{ArrayData, DataType, Field};
 use crate::error::{Error, Result};
 use crate::parquet::format::Encoding;
+use crate::parquet::format::{
+    ColumnChunk, ColumnMetaData, ColumnOrder, FileMetaData, PageType, Statistics, ThriftStruct,
+};
+use crate::parquet::schema::{ColumnDescriptor, SchemaDescriptor};
 
 /// One row group, as checked at open.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,8 +17,8 @@
 use crate::arrow::field::encode_metadata;
 use crate::arrow::{DataType, Field};
 use crate::error::{Error, Result};
-use crate::parquet::column::Conversion;
 use crate::parquet::format::{ConvertedType, LogicalType, Repetition, SchemaElement};
+use crate::parquet::read::column::Conversion;
 use crate::parquet::schema::SchemaDescriptor;
 
 use super::types::leaf_type;

@@ -18,8 +18,8 @@
 
 use crate::arrow::{DataType, TimeUnit};
 use crate::error::{Error, Result};
-use crate::parquet::column::Conversion;
 use crate::parquet::format::{self, ConvertedType, LogicalType, PhysicalType};
+use crate::parquet::read::column::Conversion;
 use crate::parquet::schema::ColumnDescriptor;
 
 impl ColumnDescriptor {
@@ -167,7 +167,7 @@ pub(crate) fn leaf_type(column: &ColumnDescriptor) -> Result<(DataType, Conversi
             (decimal(precision, scale)?, C::FixedLenToDecimal(width))
         }
         // Only nulls, whatever the physical type: levels are read, and a value
-        // found is CORRUPT_DATA (parquet/arrow/assemble).
+        // found is CORRUPT_DATA (parquet/read/arrow/assemble).
         (physical, Some(LogicalType::Unknown)) => {
             let conversion = match physical {
                 P::Boolean => C::Boolean,

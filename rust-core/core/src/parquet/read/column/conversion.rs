@@ -1,9 +1,9 @@
 //! How a column's physical values become the values of its Arrow array.
 //!
-//! [`crate::parquet::arrow`] picks a [`Conversion`] per leaf from the column's
-//! logical type; the column reader then writes converted values straight into
-//! the Arrow buffers. Most conversions are the identity (one copy from the page);
-//! the others widen, narrow or re-encode a value at a time.
+//! [`crate::parquet::read::arrow`] picks a [`Conversion`] per leaf from the
+//! column's logical type; the column reader then writes converted values
+//! straight into the Arrow buffers. Most conversions are the identity (one copy
+//! from the page); the others widen, narrow or re-encode a value at a time.
 
 use crate::error::{Error, Result};
 use crate::parquet::format::PhysicalType;

@@ -29,7 +29,7 @@ use crate::arrow::bitmap::bitmap_len;
 use crate::arrow::buffer::{Buffer, NativeType};
 use crate::arrow::{ArrayData, DataType, MutableBuffer};
 use crate::error::{Error, Result};
-use crate::parquet::column::{LeafBatch, Output};
+use crate::parquet::read::column::{LeafBatch, Output};
 
 use super::nulls::null_array;
 use super::tree::{ArrowNode, NodeKind};
@@ -647,7 +647,7 @@ mod tests {
     use super::*;
     use crate::arrow::Field;
     use crate::error::Status;
-    use crate::parquet::column::Conversion;
+    use crate::parquet::read::column::Conversion;
 
     fn bits(valid: &[bool]) -> Vec<u8> {
         let mut out = vec![0u8; valid.len().div_ceil(8)];

@@ -27,13 +27,13 @@ pub(crate) use dictionary::Dictionary;
 
 use self::loaded_page::{LoadedPage, PageDecoders};
 use self::values::{needs_exact_count, ValueDecoder};
-use super::encodings::levels::LevelDecoder;
 use super::io::ChunkBytes;
 use super::location::Location;
 use super::page::{PageKind, PageOptions, PageReader, RawPage};
 use crate::arrow::{ArrayData, DataType, MutableBuffer};
 use crate::compression::Codec;
 use crate::error::{Error, Result};
+use crate::parquet::encodings::levels::LevelDecoder;
 use crate::parquet::format::Encoding;
 
 /// Level entries staged per step for columns with repetition.

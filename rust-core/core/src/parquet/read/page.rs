@@ -11,12 +11,12 @@
 
 use std::ops::Range;
 
-use super::crc::verify_page_crc;
-use super::format::{Encoding, PageHeader, PageType, ThriftStruct};
 use super::io::ChunkBytes;
 use super::location::Location;
 use crate::compression::Codec;
 use crate::error::{Error, Result, Status};
+use crate::parquet::crc::verify_page_crc;
+use crate::parquet::format::{Encoding, PageHeader, PageType, ThriftStruct};
 
 /// What a page holds; counts are checked non-negative and consistent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,9 +9,9 @@ use std::collections::HashSet;
 use crate::arrow::field::{decode_metadata, encode_metadata};
 use crate::arrow::{DataType, Field, TimeUnit};
 use crate::error::{Error, Result};
-use crate::parquet::arrow::{ArrowNode, NodeKind, FIELD_ID_KEY};
-use crate::parquet::column::{Conversion, LeafSpec};
-use crate::parquet::file::ParquetFile;
+use crate::parquet::read::arrow::{ArrowNode, NodeKind, FIELD_ID_KEY};
+use crate::parquet::read::column::{Conversion, LeafSpec};
+use crate::parquet::read::file::ParquetFile;
 
 /// One output field: read from the file, or all nulls.
 pub(super) enum OutputColumn {
