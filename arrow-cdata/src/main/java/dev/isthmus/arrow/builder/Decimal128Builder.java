@@ -71,7 +71,7 @@ public final class Decimal128Builder extends FixedWidthBuilder {
      * Appends the decimal whose unscaled value is the 128-bit two's complement {@code high:low},
      * without a {@link BigInteger} on the way.
      */
-    public void appendUnscaled(long low, long high) {
+    public void appendUnscaled128(long low, long high) {
         // The magnitude, negated in 128 bits when negative: -2^127 stays 2^127, past every bound.
         long magnitudeLow = high < 0 ? -low : low;
         long magnitudeHigh = high < 0 ? ~high + (low == 0 ? 1 : 0) : high;

@@ -222,14 +222,14 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
                     values.add(random.nextBoolean() ? v : v.negate());
                 }
                 for (BigInteger v : values) {
-                    words.appendUnscaled(v.longValue(), v.shiftRight(64).longValue());
+                    words.appendUnscaled128(v.longValue(), v.shiftRight(64).longValue());
                     big.appendUnscaled(v);
                 }
                 for (BigInteger outside : List.of(
                         bound, bound.negate(), BigInteger.ONE.shiftLeft(127).negate(), bound.add(BigInteger.TEN))) {
                     IllegalArgumentException e = assertThrows(
                             IllegalArgumentException.class,
-                            () -> words.appendUnscaled(
+                            () -> words.appendUnscaled128(
                                     outside.longValue(), outside.shiftRight(64).longValue()));
                     assertTrue(e.getMessage().contains(outside.toString()), e.getMessage());
                 }

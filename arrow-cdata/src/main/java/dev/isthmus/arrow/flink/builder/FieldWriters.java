@@ -299,7 +299,7 @@ final class FieldWriters {
                 high = high << 8 | low >>> 56;
                 low = low << 8 | (scratch[i] & 0xFFL);
             }
-            out.appendUnscaled(low, high);
+            out.appendUnscaled128(low, high);
         }
 
         @Override

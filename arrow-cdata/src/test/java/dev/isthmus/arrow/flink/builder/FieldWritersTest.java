@@ -2,6 +2,7 @@ package dev.isthmus.arrow.flink.builder;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.isthmus.arrow.ArrowChecksum;
@@ -16,12 +17,17 @@ import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -103,6 +109,7 @@ class FieldWritersTest extends BuilderTestSupport {
                 BigInteger.ONE.shiftLeft(64).negate(),
                 max,
                 max.negate()));
+        values.removeIf(v -> v.abs().compareTo(max) > 0);
         SplittableRandom random = new SplittableRandom(precision);
         for (int i = 0; i < 500; i++) {
             BigInteger value = new BigInteger(128, new java.util.Random(random.nextLong()))
@@ -111,15 +118,40 @@ class FieldWritersTest extends BuilderTestSupport {
         }
         List<GenericRowData> rows = new ArrayList<>();
         for (BigInteger value : values) {
-            rows.add(GenericRowData.of(DecimalData.fromBigDecimal(new BigDecimal(value, 3), precision, 3)));
+            DecimalData decimal = DecimalData.fromBigDecimal(new BigDecimal(value, 3), precision, 3);
+            assertNotNull(decimal, value + " fits DECIMAL(" + precision + ", 3)");
+            rows.add(GenericRowData.of(decimal));
         }
         rows.add(GenericRowData.of((Object) null));
         List<RowData> binary = RandomRows.binary(rows, type);
-        try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
-            for (RowData row : binary) {
-                appender.append(row);
+        // The same rows at an offset into a larger segment, and split over two segments.
+        List<RowData> moved = new ArrayList<>();
+        for (int i = 0; i < binary.size(); i++) {
+            BinaryRowData source = (BinaryRowData) binary.get(i);
+            byte[] bytes =
+                    BinarySegmentUtils.copyToBytes(source.getSegments(), source.getOffset(), source.getSizeInBytes());
+            BinaryRowData row = new BinaryRowData(1);
+            if (i % 2 == 0) {
+                byte[] padded = new byte[bytes.length + 24];
+                System.arraycopy(bytes, 0, padded, 16, bytes.length);
+                row.pointTo(MemorySegmentFactory.wrap(padded), 16, bytes.length);
+            } else {
+                int cut = bytes.length - 5;
+                MemorySegment[] halves = {
+                    MemorySegmentFactory.wrap(Arrays.copyOfRange(bytes, 0, cut)),
+                    MemorySegmentFactory.wrap(Arrays.copyOfRange(bytes, cut, bytes.length + cut))
+                };
+                row.pointTo(halves, 0, bytes.length);
             }
-            assertEquals(ArrowChecksum.of(rows, type), CDataChecksum.ofExported(appender.finish()));
+            moved.add(row);
+        }
+        for (List<RowData> input : List.of(binary, moved)) {
+            try (RowDataAppender appender = new RowDataAppender(type, allocator)) {
+                for (RowData row : input) {
+                    appender.append(row);
+                }
+                assertEquals(ArrowChecksum.of(rows, type), CDataChecksum.ofExported(appender.finish()));
+            }
         }
     }
 }
