@@ -1,7 +1,7 @@
 package dev.isthmus.iceberg.sink;
 
 import dev.isthmus.iceberg.sink.write.RowDataStruct;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.RowData;
@@ -21,7 +21,7 @@ import org.apache.iceberg.Schema;
 final class PartitionPathKeySelector implements KeySelector<RowData, String> {
     private static final long serialVersionUID = 1L;
 
-    /** Paths kept at most; a stream of more partitions than this starts over when it fills. */
+    /** Paths kept at most, the least recently used dropped first. */
     static final int MAX_PATHS = 4096;
 
     private final PartitionSpec spec;
@@ -30,7 +30,7 @@ final class PartitionPathKeySelector implements KeySelector<RowData, String> {
 
     private transient PartitionKey key;
     private transient RowDataStruct wrapper;
-    private transient Map<PartitionKey, String> paths;
+    private transient LinkedHashMap<PartitionKey, String> paths;
 
     PartitionPathKeySelector(PartitionSpec spec, Schema schema, RowType flinkType) {
         this.spec = spec;
@@ -43,15 +43,17 @@ final class PartitionPathKeySelector implements KeySelector<RowData, String> {
         if (key == null) {
             key = new PartitionKey(spec, schema);
             wrapper = new RowDataStruct(flinkType, schema.asStruct());
-            paths = new HashMap<>();
+            paths = new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<PartitionKey, String> eldest) {
+                    return size() > MAX_PATHS;
+                }
+            };
         }
         key.partition(wrapper.wrap(row));
         String path = paths.get(key);
         if (path == null) {
             path = key.toPath();
-            if (paths.size() >= MAX_PATHS) {
-                paths.clear();
-            }
             paths.put(key.copy(), path);
         }
         return path;

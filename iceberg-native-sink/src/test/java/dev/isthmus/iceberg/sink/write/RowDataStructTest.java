@@ -3,6 +3,8 @@ package dev.isthmus.iceberg.sink.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import org.apache.flink.table.data.DecimalData;
@@ -10,7 +12,10 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.SmallIntType;
+import org.apache.flink.table.types.logical.TinyIntType;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.RowDataWrapper;
@@ -19,6 +24,7 @@ import org.apache.iceberg.util.UUIDUtil;
 import org.junit.jupiter.api.Test;
 
 class RowDataStructTest {
+    private static final int ID = 16;
     private static final Schema SCHEMA = new Schema(
             Types.NestedField.optional(1, "b", Types.BooleanType.get()),
             Types.NestedField.optional(2, "i", Types.IntegerType.get()),
@@ -33,10 +39,13 @@ class RowDataStructTest {
             Types.NestedField.optional(11, "bin", Types.BinaryType.get()),
             Types.NestedField.optional(12, "fixed", Types.FixedType.ofLength(3)),
             Types.NestedField.optional(13, "uuid", Types.UUIDType.get()),
-            Types.NestedField.optional(14, "dec", Types.DecimalType.of(20, 4)));
+            Types.NestedField.optional(14, "dec", Types.DecimalType.of(20, 4)),
+            Types.NestedField.optional(15, "tiny", Types.IntegerType.get()),
+            Types.NestedField.optional(16, "small", Types.IntegerType.get()),
+            Types.NestedField.required(17, "id", Types.LongType.get()));
 
     private static Object value(SplittableRandom random, int field) {
-        if (random.nextInt(8) == 0) {
+        if (field != ID && random.nextInt(8) == 0) {
             return null;
         }
         return switch (field) {
@@ -52,30 +61,49 @@ class RowDataStructTest {
             case 10 -> new byte[] {(byte) random.nextInt(), 2};
             case 11 -> new byte[] {(byte) random.nextInt(), 2, 3};
             case 12 -> UUIDUtil.convert(new UUID(random.nextLong(), random.nextLong()));
-            default -> DecimalData.fromBigDecimal(BigDecimal.valueOf(random.nextLong(), 4), 20, 4);
+            case 13 -> DecimalData.fromBigDecimal(BigDecimal.valueOf(random.nextLong(), 4), 20, 4);
+            case 14 -> (byte) random.nextInt();
+            case 15 -> (short) random.nextInt();
+            default -> random.nextLong();
         };
+    }
+
+    /**
+     * The sink's input type: narrow integers (TINYINT and SMALLINT for int columns, which Iceberg's
+     * wrapper widens) and a NOT NULL column, as a table sink sees them.
+     */
+    private static RowType inputType() {
+        RowType table = FlinkSchemaUtil.convert(SCHEMA);
+        List<RowType.RowField> fields = new ArrayList<>(table.getFields());
+        fields.set(14, new RowType.RowField("tiny", new TinyIntType()));
+        fields.set(15, new RowType.RowField("small", new SmallIntType()));
+        return new RowType(fields);
     }
 
     @Test
     void everyTypeReadsAsIcebergsWrapperReadsIt() {
-        RowType flinkType = FlinkSchemaUtil.convert(SCHEMA);
+        RowType flinkType = inputType();
         RowDataWrapper iceberg = new RowDataWrapper(flinkType, SCHEMA.asStruct());
         RowDataStruct struct = new RowDataStruct(flinkType, SCHEMA.asStruct());
+        RowDataSerializer serializer = new RowDataSerializer(flinkType);
         SplittableRandom random = new SplittableRandom(11);
         for (int r = 0; r < 2_000; r++) {
             Object[] values = new Object[SCHEMA.columns().size()];
             for (int f = 0; f < values.length; f++) {
                 values[f] = value(random, f);
             }
-            RowData row = GenericRowData.of(values);
-            iceberg.wrap(row);
-            struct.wrap(row);
-            assertEquals(iceberg.size(), struct.size());
-            for (int f = 0; f < values.length; f++) {
-                assertEquals(
-                        iceberg.get(f, Object.class),
-                        struct.get(f, Object.class),
-                        "field " + SCHEMA.columns().get(f).name() + " of row " + r);
+            GenericRowData generic = GenericRowData.of(values);
+            for (RowData row : List.of(generic, serializer.toBinaryRow(generic))) {
+                iceberg.wrap(row);
+                struct.wrap(row);
+                assertEquals(iceberg.size(), struct.size());
+                for (int f = 0; f < values.length; f++) {
+                    assertEquals(
+                            iceberg.get(f, Object.class),
+                            struct.get(f, Object.class),
+                            "field " + SCHEMA.columns().get(f).name() + " of row " + r + " ("
+                                    + row.getClass().getSimpleName() + ")");
+                }
             }
         }
     }
