@@ -40,7 +40,7 @@ final class GeneratedRows {
      * Consecutive rows {@code rows[0]..} through the generated writer of their shape
      * ({@link RowWriterGenerator}), each column first copied to heap arrays in one pass. False,
      * with nothing written, when a column has no such copy (wide decimals, fixed-width or large
-     * strings, strings of more than {@link #ColumnReads.HEAP_COPY_BYTES_PER_ROW} a row, dictionary-encoded
+     * strings, strings of more than {@code ColumnReads.HEAP_COPY_BYTES_PER_ROW} a row, dictionary-encoded
      * strings, timestamps in seconds) or the shape has no writer; the column passes write those.
      */
     boolean write(ColumnVector[] columns, int[] rows, int count, BinaryRows into) {
@@ -122,7 +122,7 @@ final class GeneratedRows {
             }
             int[] offsets = heap.offsets[c];
             MemorySegment.copy(v.offsets, INT, (v.offset + rows[0]) * Integer.BYTES, offsets, 0, count + 1);
-            // The span fits: transposeGenerated checked these offsets.
+            // The span fits: write checked these offsets.
             reads.copySpanToHeap(c, v, offsets[0], offsets[count], count);
             return;
         }
