@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.columnar.ColumnarRowData;
@@ -202,6 +203,11 @@ final class NativeTaskReader implements TaskReader {
             Set<Integer> fileIds = new HashSet<>();
             columns.forEach(c -> fileIds.add(c.fieldId()));
             List<Types.NestedField> fromFile = new ArrayList<>();
+            // The table's struct, not the projection's: the file may hold fields that are not projected.
+            IntPredicate structInFile = id -> {
+                Types.NestedField whole = tableSchema.findField(id);
+                return whole != null && holdsAnyLeaf(whole.type(), fileIds);
+            };
             for (int i = 0; i < projected.size(); i++) {
                 Types.NestedField field = projected.get(i);
                 int id = field.fieldId();
@@ -234,6 +240,12 @@ final class NativeTaskReader implements TaskReader {
                     constantColumns[i] =
                             new ConstantVector(RowDataUtil.convertConstant(field.type(), field.initialDefault()));
                     scanColumn[i] = CONSTANT;
+                } else if (field.type() instanceof Types.StructType struct
+                        && !holdsAnyLeaf(struct, fileIds)
+                        && structInFile.test(id)) {
+                    // The decoder reads no struct without a projected field in the file.
+                    constantColumns[i] = NestedDefaults.structWithoutFileFields(field.name(), struct);
+                    scanColumn[i] = CONSTANT;
                 } else {
                     Types.NestedField read = field;
                     if (byName && field.type().isNestedType()) {
@@ -251,7 +263,7 @@ final class NativeTaskReader implements TaskReader {
                     fromFile.add(read);
                 }
             }
-            NestedDefaults defaults = NestedDefaults.of(fromFile, fileIds::contains);
+            NestedDefaults defaults = NestedDefaults.of(fromFile, fileIds::contains, structInFile);
             Map<Integer, Integer> keyColumns = keyColumns(equalityDeletes, fromFile, constants, columns);
             boolean filterRows = filter != null && !isAlwaysTrue(task.residual());
             // Either way the position to resume at counts selected rows, not the file's.
@@ -427,6 +439,21 @@ final class NativeTaskReader implements TaskReader {
                 leafIds(child.type(), out);
             }
         }
+    }
+
+    /** Whether {@code fileIds} hold a primitive field below {@code type}. */
+    private static boolean holdsAnyLeaf(Type type, Set<Integer> fileIds) {
+        if (type.isPrimitiveType()) {
+            return false;
+        }
+        for (Types.NestedField field : type.asNestedType().fields()) {
+            if (field.type().isPrimitiveType()
+                    ? fileIds.contains(field.fieldId())
+                    : holdsAnyLeaf(field.type(), fileIds)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a file of {@code columns} holds the primitive column {@code fieldId}. */

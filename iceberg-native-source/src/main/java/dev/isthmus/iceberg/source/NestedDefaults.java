@@ -13,7 +13,8 @@ import org.apache.iceberg.types.Types;
  * were added to their struct after it was written, filled into each decoded batch as Iceberg's
  * readers fill them: the default wherever the struct holding the field is not null, in structs
  * at any depth, in list elements and in map values. The decoder reads such a field as nulls;
- * its vector is swapped for a constant one.
+ * its vector is swapped for a constant one. A top-level struct the file holds none of the
+ * projected fields of is not decoded at all ({@link #structWithoutFileFields}).
  */
 final class NestedDefaults {
     private final List<Types.NestedField> columns;
@@ -29,23 +30,30 @@ final class NestedDefaults {
      * every field that has one.
      *
      * @param inFile whether the file holds the primitive field of an id
+     * @param structInFile whether the file holds any field of the struct of an id, projected or not
      * @throws UnsupportedOperationException if a field to fill is not primitive, sits in a map's
-     *     key, or the file holds none of the other fields its struct is read with: then nothing
-     *     tells where the struct is null (Iceberg's reader fills the default into every row)
+     *     key, or sits in a nested struct the file holds but none of whose projected fields it
+     *     holds (a top-level one is {@link #structWithoutFileFields})
      */
-    static NestedDefaults of(List<Types.NestedField> columns, IntPredicate inFile) {
+    static NestedDefaults of(List<Types.NestedField> columns, IntPredicate inFile, IntPredicate structInFile) {
         boolean any = false;
         for (Types.NestedField column : columns) {
-            any |= column.type().isNestedType() && needed(column.name(), column.type(), inFile);
+            any |= column.type().isNestedType()
+                    && needed(column.name(), column.type(), column.fieldId(), inFile, structInFile);
         }
         return any ? new NestedDefaults(List.copyOf(columns), inFile) : null;
     }
 
-    private static boolean needed(String path, Type type, IntPredicate inFile) {
+    /** Whether a default is to be filled in below {@code type}, the type of the field {@code id}. */
+    private static boolean needed(String path, Type type, int id, IntPredicate inFile, IntPredicate structInFile) {
         boolean any = false;
         switch (type) {
             case Types.StructType struct -> {
-                boolean structInFile = holdsAny(struct, inFile);
+                boolean holdsProjected = holdsAny(struct, inFile);
+                if (!holdsProjected && !structInFile.test(id)) {
+                    // A struct the file lacks altogether is decoded as nulls, as Iceberg's reader reads it.
+                    return false;
+                }
                 for (Types.NestedField field : struct.fields()) {
                     String name = path + "." + field.name();
                     if (missingWithDefault(field, inFile)) {
@@ -53,22 +61,24 @@ final class NestedDefaults {
                             throw new UnsupportedOperationException(
                                     "the nested field " + name + " has a default value and is not primitive");
                         }
-                        if (!structInFile) {
+                        if (!holdsProjected) {
                             throw new UnsupportedOperationException("the nested field " + name
                                     + " has a default value and the file holds nothing of its struct " + path);
                         }
                         any = true;
                     } else if (field.type().isNestedType()) {
-                        any |= needed(name, field.type(), inFile);
+                        any |= needed(name, field.type(), field.fieldId(), inFile, structInFile);
                     }
                 }
             }
-            case Types.ListType list -> any = needed(path + ".element", list.elementType(), inFile);
+            case Types.ListType list ->
+                any = needed(path + ".element", list.elementType(), list.elementId(), inFile, structInFile);
             case Types.MapType map -> {
-                if (map.keyType().isNestedType() && needed(path + ".key", map.keyType(), inFile)) {
+                if (map.keyType().isNestedType()
+                        && needed(path + ".key", map.keyType(), map.keyId(), inFile, structInFile)) {
                     throw new UnsupportedOperationException("a field in the keys of " + path + " has a default value");
                 }
-                any = needed(path + ".value", map.valueType(), inFile);
+                any = needed(path + ".value", map.valueType(), map.valueId(), inFile, structInFile);
             }
             default -> {}
         }
@@ -87,6 +97,37 @@ final class NestedDefaults {
             }
         }
         return false;
+    }
+
+    /**
+     * A top-level struct column the file holds but none of whose projected fields it holds (say
+     * {@code info.country} alone, added with a default), which the decoder does not read: nothing
+     * in the file tells where it is null, and Iceberg's reader, which reads such a struct from
+     * constant readers alone, gives every row the struct when one of its fields has a default,
+     * and null in every row otherwise.
+     *
+     * @throws UnsupportedOperationException if a field of it is not primitive
+     */
+    static ColumnVector structWithoutFileFields(String path, Types.StructType struct) {
+        boolean defaults = false;
+        List<Types.NestedField> fields = struct.fields();
+        Object[] values = new Object[fields.size()];
+        for (int f = 0; f < values.length; f++) {
+            Types.NestedField field = fields.get(f);
+            if (!field.type().isPrimitiveType()) {
+                throw new UnsupportedOperationException("the nested field " + path + "." + field.name()
+                        + " is not primitive, in a struct of which the file holds none of the projected fields");
+            }
+            if (field.initialDefault() != null) {
+                values[f] = RowDataUtil.convertConstant(field.type(), field.initialDefault());
+                defaults = true;
+            }
+        }
+        ColumnVector[] vectors = new ColumnVector[values.length];
+        for (int f = 0; f < values.length; f++) {
+            vectors[f] = new ConstantVector(values[f]);
+        }
+        return new DefaultedStructVector(vectors, defaults);
     }
 
     /** The decoded columns with the defaults filled in; {@code decoded} itself is left as it is. */
