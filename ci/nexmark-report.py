@@ -226,7 +226,7 @@ def load_timelines(paths):
                 marks = runs.setdefault((r['mode'], r['query'], r['leg']), {}).setdefault(r['pair'], {})
                 if r['mark'] == 'checkpoint_completed':
                     marks['checkpoints'] = marks.get('checkpoints', 0) + 1
-                elif r['mark'] not in ('vertex_finished', 'checkpoint_triggered'):
+                elif r['mark'] not in ('vertex_finished', 'checkpoint_triggered', 'checkpoint_bytes'):
                     marks[r['mark']] = int(r['millis'])
     return runs
 

@@ -16,7 +16,7 @@ import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 /**
  * Where a run's time went, from Flink's own record of the job: when its tasks were running, when
  * each operator chain finished, and when each checkpoint was triggered and completed, all in
- * milliseconds from just before the INSERT was submitted; and when the last committed data file
+ * milliseconds from just before the INSERT was submitted, with each checkpoint's state size; and when the last committed data file
  * was written, which for bounded input is the sink's flush at the end of its input (or, if no
  * row came after the last checkpoint's barrier, that checkpoint's flush). Every task of a
  * bounded job waits for a checkpoint after its input is done, so a short job's time is read
@@ -35,8 +35,11 @@ record JobTimeline(
     /** An operator chain and when its last subtask finished. */
     record Phase(String name, long finished) {}
 
-    /** A completed checkpoint: when it was triggered and when its last acknowledgement came. */
-    record Checkpoint(long triggered, long completed) {}
+    /**
+     * A completed checkpoint: when it was triggered, when its last acknowledgement came, and the
+     * size of the state it holds (the whole state for the heap backend, whose snapshots are full).
+     */
+    record Checkpoint(long triggered, long completed, long stateBytes) {}
 
     /** A run whose job Flink has no record of (it failed before it ran). */
     static final JobTimeline UNKNOWN = new JobTimeline(-1, -1, List.of(), List.of(), -1, -1, 0);
@@ -64,7 +67,8 @@ record JobTimeline(
                 if (stats.getStatus() == CheckpointStatsStatus.COMPLETED) {
                     checkpoints.add(new Checkpoint(
                             since(submittedAt, stats.getTriggerTimestamp()),
-                            since(submittedAt, stats.getLatestAckTimestamp())));
+                            since(submittedAt, stats.getLatestAckTimestamp()),
+                            stats.getStateSize()));
                 }
             }
         }
@@ -94,7 +98,7 @@ record JobTimeline(
                 .map(v -> shortName(v.name()) + " " + v.finished())
                 .collect(Collectors.joining(", "));
         String marks = checkpoints.stream()
-                .map(c -> c.triggered() + "-" + c.completed())
+                .map(c -> c.triggered() + "-" + c.completed() + " (" + c.stateBytes() / (1024 * 1024) + " MiB)")
                 .collect(Collectors.joining(", "));
         return String.format(
                 Locale.ROOT,
@@ -121,6 +125,8 @@ record JobTimeline(
                     + checkpoints.get(i).triggered());
             rows.add(key + ",checkpoint_completed," + (i + 1) + ","
                     + checkpoints.get(i).completed());
+            rows.add(key + ",checkpoint_bytes," + (i + 1) + ","
+                    + checkpoints.get(i).stateBytes());
         }
         rows.add(key + ",last_data_file,," + lastDataFile);
         rows.add(key + ",job_finished,," + finished);

@@ -10,9 +10,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.iceberg.Table;
@@ -104,6 +108,8 @@ public final class Nexmark {
         Configuration conf = new Configuration();
         // RocksDB's memory is managed memory, shared by the slots.
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.ofMebiBytes(1024));
+        // Flink keeps the last 10 checkpoints' statistics by default; the timelines want them all.
+        conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
         MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
                 .setConfiguration(conf)
                 .setNumTaskManagers(1)
@@ -272,7 +278,9 @@ public final class Nexmark {
                 options.warehouse(),
                 options.results());
         Set<String> done = results.completedCells();
-        try (MiniCluster cluster = startCluster(options.parallelism())) {
+        MiniCluster cluster = startCluster(options.parallelism());
+        int status = 0;
+        try {
             Nexmark nexmark = new Nexmark(cluster, options.warehouse(), config, options.parallelism());
             nexmark.prepareInputs();
             for (Mode mode : options.modes()) {
@@ -284,7 +292,26 @@ public final class Nexmark {
                     results.append(nexmark.cell(query, mode, options.pairs()));
                 }
             }
+            System.out.println("nexmark: results " + options.results());
+        } catch (Exception e) {
+            e.printStackTrace();
+            status = 1;
+        } finally {
+            close(cluster);
         }
-        System.out.println("nexmark: results " + options.results());
+        // Threads a job leaves behind in this JVM (a fetcher stalled for good, see StalledFetchers)
+        // can keep it alive after the cluster closed; what the run measured is written by now.
+        System.exit(status);
+    }
+
+    /** Closes the cluster, or gives up after a minute: a job's leftover threads can hold its shutdown. */
+    private static void close(MiniCluster cluster) throws InterruptedException {
+        try {
+            cluster.closeAsync().get(1, TimeUnit.MINUTES);
+        } catch (TimeoutException e) {
+            System.out.println("nexmark: the MiniCluster did not shut down within a minute; leaving it");
+        } catch (ExecutionException e) {
+            System.out.println("nexmark: the MiniCluster's shutdown failed: " + e.getCause());
+        }
     }
 }

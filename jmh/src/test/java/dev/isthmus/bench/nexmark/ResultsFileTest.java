@@ -25,7 +25,7 @@ class ResultsFileTest {
             List.of(
                     new JobTimeline.Phase("Source: bid_src -> Calc", 900),
                     new JobTimeline.Phase("Sink: \"out\"", 1180)),
-            List.of(new JobTimeline.Checkpoint(620, 700), new JobTimeline.Checkpoint(1110, 1170)),
+            List.of(new JobTimeline.Checkpoint(620, 700, 4096), new JobTimeline.Checkpoint(1110, 1170, 8192)),
             1020,
             1190,
             0);
@@ -55,8 +55,8 @@ class ResultsFileTest {
         assertThat(results.timelinePath()).isEqualTo(dir.resolve("nexmark-timeline.csv"));
         List<String> lines = Files.readAllLines(results.timelinePath());
         assertThat(lines).first().isEqualTo(ResultsFile.TIMELINE_HEADER);
-        assertThat(lines).hasSize(1 + 2 * 10);
-        assertThat(lines.subList(1, 11))
+        assertThat(lines).hasSize(1 + 2 * 12);
+        assertThat(lines.subList(1, 13))
                 .containsExactly(
                         "heap/off,q3,1,native,running,,40",
                         "heap/off,q3,1,native,tasks_running,,310",
@@ -64,11 +64,13 @@ class ResultsFileTest {
                         "heap/off,q3,1,native,vertex_finished,\"Sink: 'out'\",1180",
                         "heap/off,q3,1,native,checkpoint_triggered,1,620",
                         "heap/off,q3,1,native,checkpoint_completed,1,700",
+                        "heap/off,q3,1,native,checkpoint_bytes,1,4096",
                         "heap/off,q3,1,native,checkpoint_triggered,2,1110",
                         "heap/off,q3,1,native,checkpoint_completed,2,1170",
+                        "heap/off,q3,1,native,checkpoint_bytes,2,8192",
                         "heap/off,q3,1,native,last_data_file,,1020",
                         "heap/off,q3,1,native,job_finished,,1190");
-        assertThat(lines.get(11)).startsWith("heap/off,q4,1,stock,running,");
+        assertThat(lines.get(13)).startsWith("heap/off,q4,1,stock,running,");
     }
 
     @Test
