@@ -10,7 +10,7 @@ use harness::Bench;
 use isthmus_core::arrow::{DataType, TimeUnit};
 use isthmus_core::test_support::parquet::scan::{for_each_batch, open, project, Mode};
 use isthmus_core::test_support::rng::Rng;
-use isthmus_core::test_support::write::{batch, options, primitive, slices, strings, write_file};
+use isthmus_core::test_support::write::{batch, options, primitive, strings, write_file};
 
 const ROWS: usize = 1 << 20;
 
@@ -54,16 +54,30 @@ fn main() {
         unit: TimeUnit::Microsecond,
         timezone: None,
     };
-    let (schema, data) = batch(&[
-        primitive("id", 1, DataType::Int64, false, &ids),
-        primitive("auction", 2, DataType::Int64, false, &auctions),
-        primitive("price", 3, DataType::Int64, false, &prices),
-        strings("channel", 4, true, &channels),
-        strings("url", 5, true, &urls),
-        primitive("dateTime", 6, micros, false, &times),
-    ]);
-    // As the sink hands them over: batches of 8,192 rows.
-    let batches = slices(&data, 8_192);
+    // As the sink hands them over: batches of 8,192 rows, each with arrays of its own. (Slices
+    // of one long batch would have every batch validate the whole of its children.)
+    let chunk = |start: usize| {
+        let rows = start..(start + 8_192).min(ROWS);
+        batch(&[
+            primitive("id", 1, DataType::Int64, false, &ids[rows.clone()]),
+            primitive(
+                "auction",
+                2,
+                DataType::Int64,
+                false,
+                &auctions[rows.clone()],
+            ),
+            primitive("price", 3, DataType::Int64, false, &prices[rows.clone()]),
+            strings("channel", 4, true, &channels[rows.clone()]),
+            strings("url", 5, true, &urls[rows.clone()]),
+            primitive("dateTime", 6, micros.clone(), false, &times[rows]),
+        ])
+    };
+    let schema = chunk(0).0;
+    let batches: Vec<_> = (0..ROWS)
+        .step_by(8_192)
+        .map(|start| chunk(start).1)
+        .collect();
     let defaults = || options(&[]);
     let (file, _) = write_file(&schema, &batches, defaults());
     bench.run("column/encode bids", 0, || {
