@@ -16,7 +16,7 @@ final class DefaultedStructVector implements RowColumnVector {
     private final boolean present;
 
     /**
-     * @param fields one vector per field
+     * @param fields one vector per field, null in every row unless {@code present}
      * @param present whether the struct is there in every row, else in none
      */
     DefaultedStructVector(ColumnVector[] fields, boolean present) {
@@ -32,5 +32,10 @@ final class DefaultedStructVector implements RowColumnVector {
     @Override
     public ColumnarRowData getRow(int i) {
         return new ColumnarRowData(fields, i);
+    }
+
+    /** Field {@code f}, for a projection that emits it as a column of its own; null where the struct is. */
+    ColumnVector field(int f) {
+        return fields.columns[f];
     }
 }

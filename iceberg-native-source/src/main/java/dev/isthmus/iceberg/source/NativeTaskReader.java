@@ -48,7 +48,9 @@ import org.apache.iceberg.types.Types;
  *       the row-lineage columns ({@code _row_id}, {@code _last_updated_sequence_number}) are
  *       decoded and filled in from the data file's first row id and sequence number ({@link RowLineage});
  *       fields the file lacks that have an initial default read it: top-level ones as constant
- *       vectors, nested ones filled into their structs ({@link NestedDefaults});
+ *       vectors, nested ones filled into their structs ({@link NestedDefaults}); a top-level
+ *       struct none of whose projected fields the file holds is built from its defaults
+ *       ({@link DefaultedStructVector});
  *   <li>when the task's residual filter is not trivially true, row groups its statistics or,
  *       where every value is dictionary-encoded, its dictionaries rule out are skipped (as
  *       Iceberg's Parquet reader skips them) and rows are filtered with the source's filters, as
@@ -206,7 +208,9 @@ final class NativeTaskReader implements TaskReader {
             // The table's struct, not the projection's: the file may hold fields that are not projected.
             IntPredicate structInFile = id -> {
                 Types.NestedField whole = tableSchema.findField(id);
-                return whole != null && holdsAnyLeaf(whole.type(), fileIds);
+                return whole != null
+                        && whole.type().isNestedType()
+                        && NestedDefaults.holdsAny(whole.type(), fileIds::contains);
             };
             for (int i = 0; i < projected.size(); i++) {
                 Types.NestedField field = projected.get(i);
@@ -241,7 +245,7 @@ final class NativeTaskReader implements TaskReader {
                             new ConstantVector(RowDataUtil.convertConstant(field.type(), field.initialDefault()));
                     scanColumn[i] = CONSTANT;
                 } else if (field.type() instanceof Types.StructType struct
-                        && !holdsAnyLeaf(struct, fileIds)
+                        && !NestedDefaults.holdsAny(struct, fileIds::contains)
                         && structInFile.test(id)) {
                     // The decoder reads no struct without a projected field in the file.
                     constantColumns[i] = NestedDefaults.structWithoutFileFields(field.name(), struct);
@@ -439,21 +443,6 @@ final class NativeTaskReader implements TaskReader {
                 leafIds(child.type(), out);
             }
         }
-    }
-
-    /** Whether {@code fileIds} hold a primitive field below {@code type}. */
-    private static boolean holdsAnyLeaf(Type type, Set<Integer> fileIds) {
-        if (type.isPrimitiveType()) {
-            return false;
-        }
-        for (Types.NestedField field : type.asNestedType().fields()) {
-            if (field.type().isPrimitiveType()
-                    ? fileIds.contains(field.fieldId())
-                    : holdsAnyLeaf(field.type(), fileIds)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Whether a file of {@code columns} holds the primitive column {@code fieldId}. */

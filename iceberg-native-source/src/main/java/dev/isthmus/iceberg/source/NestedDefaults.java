@@ -30,7 +30,7 @@ final class NestedDefaults {
      * every field that has one.
      *
      * @param inFile whether the file holds the primitive field of an id
-     * @param structInFile whether the file holds any field of the struct of an id, projected or not
+     * @param structInFile whether the file holds any field the table's struct of an id has, projected or not
      * @throws UnsupportedOperationException if a field to fill is not primitive, sits in a map's
      *     key, or sits in a nested struct the file holds but none of whose projected fields it
      *     holds (a top-level one is {@link #structWithoutFileFields})
@@ -63,7 +63,8 @@ final class NestedDefaults {
                         }
                         if (!holdsProjected) {
                             throw new UnsupportedOperationException("the nested field " + name
-                                    + " has a default value and the file holds nothing of its struct " + path);
+                                    + " has a default value and the file holds none of the projected fields of its"
+                                    + " struct " + path);
                         }
                         any = true;
                     } else if (field.type().isNestedType()) {
@@ -89,8 +90,8 @@ final class NestedDefaults {
         return field.initialDefault() != null && (!field.type().isPrimitiveType() || !inFile.test(field.fieldId()));
     }
 
-    /** Whether the file holds any primitive field below {@code type}. */
-    private static boolean holdsAny(Type type, IntPredicate inFile) {
+    /** Whether the file holds any primitive field below {@code type} (a nested type). */
+    static boolean holdsAny(Type type, IntPredicate inFile) {
         for (Types.NestedField field : type.asNestedType().fields()) {
             if (field.type().isPrimitiveType() ? inFile.test(field.fieldId()) : holdsAny(field.type(), inFile)) {
                 return true;
@@ -121,6 +122,10 @@ final class NestedDefaults {
             if (field.initialDefault() != null) {
                 values[f] = RowDataUtil.convertConstant(field.type(), field.initialDefault());
                 defaults = true;
+            } else if (field.isRequired()) {
+                // Iceberg's reader fails on it ("Missing required field"); leave the file to it.
+                throw new UnsupportedOperationException("the required field " + path + "." + field.name()
+                        + " is missing from the file and has no default");
             }
         }
         ColumnVector[] vectors = new ColumnVector[values.length];

@@ -181,7 +181,9 @@ final class NestedProjection implements Serializable {
             int[] path = positions[i];
             ColumnVector column = decoded[path[0]];
             for (int depth = 1; depth < path.length; depth++) {
-                column = ArrowVectors.field(column, path[depth]);
+                column = column instanceof DefaultedStructVector defaulted
+                        ? defaulted.field(path[depth])
+                        : ArrowVectors.field(column, path[depth]);
             }
             columns[i] = column;
         }

@@ -1290,7 +1290,7 @@ class NativeReaderFunctionTest {
     /**
      * Format v3 columns added with initial defaults, of every kind of value a default takes: the
      * files written before hold none of them and read the defaults, natively in strict mode, the
-     * later files read their own values; a default inside a struct still takes the stock reader.
+     * later files read their own values; a struct the older files lack altogether reads as null.
      */
     @Test
     void columnsAddedWithDefaultsReadTheDefaultsFromOlderFiles() {
