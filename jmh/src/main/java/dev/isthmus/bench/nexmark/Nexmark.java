@@ -293,7 +293,7 @@ public final class Nexmark {
                 }
             }
             System.out.println("nexmark: results " + options.results());
-        } catch (Exception e) {
+        } catch (Throwable e) {
             e.printStackTrace();
             status = 1;
         } finally {
@@ -305,13 +305,16 @@ public final class Nexmark {
     }
 
     /** Closes the cluster, or gives up after a minute: a job's leftover threads can hold its shutdown. */
-    private static void close(MiniCluster cluster) throws InterruptedException {
+    private static void close(MiniCluster cluster) {
         try {
             cluster.closeAsync().get(1, TimeUnit.MINUTES);
         } catch (TimeoutException e) {
             System.out.println("nexmark: the MiniCluster did not shut down within a minute; leaving it");
         } catch (ExecutionException e) {
             System.out.println("nexmark: the MiniCluster's shutdown failed: " + e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            System.out.println("nexmark: interrupted while the MiniCluster shut down; leaving it");
         }
     }
 }
