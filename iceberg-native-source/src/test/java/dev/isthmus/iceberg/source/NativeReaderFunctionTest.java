@@ -1683,6 +1683,25 @@ class NativeReaderFunctionTest {
     }
 
     /**
+     * A field added with a default (format v3) to a struct of a table migrated from Hive: its files
+     * hold the struct through the name mapping but not the field, so projected alone it reads the
+     * default in every row, natively, as through field ids.
+     */
+    @Test
+    void nameMappedFilesReadAStructAddedFieldsDefault() {
+        Table table = new TestTables(dir)
+                .create("hive_v3", HiveStyleTable.SCHEMA, PartitionSpec.unpartitioned(), withFormatV3(Map.of()));
+        HiveStyleTable.mapByName(table);
+        HiveStyleTable.addFile(table, 0, 1_000);
+        table.updateSchema()
+                .addColumn("info", "country", Types.StringType.get(), Literal.of("NO"))
+                .commit();
+        Schema countryOnly = table.schema().select("id", "info.country");
+        assertEquals(0, assertSameAsStock(table, countryOnly, List.of(), 1));
+        assertEquals(List.of(Arrays.asList(3L, Arrays.asList("NO"))), rowsWithId(table, countryOnly, 3L));
+    }
+
+    /**
      * A name-mapped file whose struct holds its fields in another order than the table's: Iceberg
      * matches them by name, the decoder by position, so such tasks take the stock reader.
      */
