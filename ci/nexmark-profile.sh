@@ -13,7 +13,7 @@ out=/tmp/isthmus-nexmark-profile
 mkdir -p "$out"
 rm -f "$out/$query.csv"
 # shellcheck disable=SC2086
-java $ISTHMUS_JVM_FLAGS -Xmx12g -XX:StartFlightRecording=filename="$out/$query.jfr",settings=profile \
+java $ISTHMUS_JVM_FLAGS -Xmx12g -Xms12g -XX:+AlwaysPreTouch -XX:StartFlightRecording=filename="$out/$query.jfr",settings=profile \
     -cp jmh/target/benchmarks.jar dev.isthmus.bench.nexmark.Nexmark --queries "$query" --pairs 1 \
     --results "$out/$query.csv" "$@" >"$out/$query.log" 2>&1
 jfr print --events jdk.ExecutionSample,jdk.NativeMethodSample --stack-depth 12 "$out/$query.jfr" \

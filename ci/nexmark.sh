@@ -12,8 +12,10 @@ source ci/env.sh
 isthmus_build_benchmarks
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# The heap is committed and touched up front: grown as the joins' state grows, its fresh pages
+# made run times of q23 spread by 1.7x within a leg (docs/nexmark.md, Results).
 # shellcheck disable=SC2086
-java $ISTHMUS_JVM_FLAGS -Xmx12g -cp jmh/target/benchmarks.jar dev.isthmus.bench.nexmark.Nexmark "$@" 2>&1 | tee "$log"
+java $ISTHMUS_JVM_FLAGS -Xmx12g -Xms12g -XX:+AlwaysPreTouch -cp jmh/target/benchmarks.jar dev.isthmus.bench.nexmark.Nexmark "$@" 2>&1 | tee "$log"
 
 # The report: its section, chart and numbers as JSON, all recomputed from the CSV. Results under
 # docs/benchmarks/ are published into docs/nexmark.md (ci/nexmark-report.py --check --markdown
