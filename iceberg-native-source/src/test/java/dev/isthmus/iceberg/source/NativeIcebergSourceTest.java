@@ -710,29 +710,21 @@ class NativeIcebergSourceTest {
         table.updateSchema()
                 .addColumn("info", "country", Types.StringType.get(), Literal.of("NO"))
                 .commit();
-        List<Record> later = places(700, 700);
-        for (Record r : later) {
-            if (r.getField("info") instanceof Record info) {
-                Record withCountry = org.apache.iceberg.data.GenericRecord.create(
-                        table.schema().findType("info").asStructType());
-                for (Types.NestedField field : info.struct().fields()) {
-                    withCountry.setField(field.name(), info.getField(field.name()));
-                }
+        // The same rows with the table's new schema, each info given a country.
+        Types.StructType info = table.schema().findType("info").asStructType();
+        List<Record> later = new ArrayList<>();
+        for (Record r : places(700, 700)) {
+            Record row = org.apache.iceberg.data.GenericRecord.create(table.schema());
+            PLACES.columns().forEach(c -> row.setField(c.name(), r.getField(c.name())));
+            if (r.getField("info") instanceof Record old) {
+                Record withCountry = org.apache.iceberg.data.GenericRecord.create(info);
+                old.struct().fields().forEach(f -> withCountry.setField(f.name(), old.getField(f.name())));
                 withCountry.setField("country", "c" + r.getField("id"));
-                r.setField("info", withCountry);
+                row.setField("info", withCountry);
             }
+            later.add(row);
         }
-        TestTables.append(
-                table,
-                later.stream()
-                        .map(r -> {
-                            Record copy = org.apache.iceberg.data.GenericRecord.create(table.schema());
-                            copy.setField("id", r.getField("id"));
-                            copy.setField("info", r.getField("info"));
-                            copy.setField("tags", r.getField("tags"));
-                            return copy;
-                        })
-                        .toList());
+        TestTables.append(table, later);
         String name = table.name().substring(table.name().lastIndexOf('.') + 1);
         NativeIcebergSource source = NativeIcebergSource.forRowData()
                 .tableLoader(tables.loader(name))

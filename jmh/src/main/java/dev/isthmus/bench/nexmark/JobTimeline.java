@@ -15,14 +15,14 @@ import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 
 /**
  * Where a run's time went, from Flink's own record of the job: when its tasks were running, when
- * each operator chain finished, and when each checkpoint was triggered and completed, all in
- * milliseconds from just before the INSERT was submitted, with each checkpoint's state size; and when the last committed data file
- * was written, which for bounded input is the sink's flush at the end of its input (or, if no
- * row came after the last checkpoint's barrier, that checkpoint's flush). Every task of a
- * bounded job waits for a checkpoint after its input is done, so a short job's time is read
- * here rather than guessed from the total; unless a fetcher of one of its sources stalled at
- * its close ({@link StalledFetchers}), which holds its task, and the checkpoints, for the close's
- * timeout.
+ * each operator chain finished, and when each checkpoint was triggered and completed (with the
+ * state it held), all in milliseconds from just before the INSERT was submitted; and when the
+ * last committed data file was written, which for bounded input is the sink's flush at the end
+ * of its input (or, if no row came after the last checkpoint's barrier, that checkpoint's
+ * flush). Every task of a bounded job waits for a checkpoint after its input is done, so a short
+ * job's time is read here rather than guessed from the total; unless a fetcher of one of its
+ * sources stalled at its close ({@link StalledFetchers}), which holds its task, and the
+ * checkpoints, for the close's timeout.
  */
 record JobTimeline(
         long running,
