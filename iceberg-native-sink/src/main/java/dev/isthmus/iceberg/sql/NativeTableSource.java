@@ -53,10 +53,11 @@ import org.apache.iceberg.util.PropertyUtil;
  * the same read options from the table's properties and hints, source watermarks from
  * {@code watermark-column}. Fields nested in structs are projected too, so that
  * {@code SELECT info.city} decodes the city's leaf alone where Iceberg's source reads all of
- * {@code info}. It always builds the FLIP-27 source; the
- * parallelism is {@code scan.parallelism} or the job's (Iceberg's split-count inference is
- * private to its source). With {@code isthmus.row-format} {@code auto} (the default) native reads
- * emit binary rows when the job will not reuse objects, and columnar rows when it will.
+ * {@code info}. It always builds the FLIP-27 source; the parallelism is {@code scan.parallelism},
+ * else inferred from the splits as Iceberg's scan infers it
+ * ({@link NativeIcebergSource.Builder#inferParallelism}). With {@code isthmus.row-format}
+ * {@code auto} (the default) native reads emit binary rows when the job will not reuse objects,
+ * and columnar rows when it will.
  */
 final class NativeTableSource
         implements ScanTableSource,
@@ -235,9 +236,23 @@ final class NativeTableSource
                                                 .toPhysicalRowDataType()
                                                 .getLogicalType()));
                 provider.generateUid("source").ifPresent(scan::uid);
-                getParallelism().ifPresent(scan::setParallelism);
                 ((TransformationWithLineage<RowData>) scan.getTransformation()).setLineageVertex(lineage(isBounded()));
-                return new DataStream<>(env, new SourceTransformationWrapper<>(scan.getTransformation()));
+                SourceTransformationWrapper<RowData> wrapper =
+                        new SourceTransformationWrapper<>(scan.getTransformation());
+                Optional<Integer> configured = getParallelism();
+                if (configured.isPresent()) {
+                    // As the planner wraps a stock scan with scan.parallelism: the operators after it
+                    // keep the job's parallelism.
+                    scan.setParallelism(configured.get());
+                } else {
+                    // As Iceberg's scan infers it, which the planner never sees: the operators after it
+                    // take its parallelism (the planner gives them their input's, here the wrapper's).
+                    builder.inferParallelism(env).ifPresent(parallelism -> {
+                        scan.setParallelism(parallelism);
+                        wrapper.setParallelism(parallelism);
+                    });
+                }
+                return new DataStream<>(env, wrapper);
             }
 
             @Override

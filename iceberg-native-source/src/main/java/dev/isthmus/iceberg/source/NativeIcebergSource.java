@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -20,7 +22,9 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -34,6 +38,7 @@ import org.apache.iceberg.flink.FlinkReadConf;
 import org.apache.iceberg.flink.FlinkReadOptions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.source.FlinkSplitPlanner;
 import org.apache.iceberg.flink.source.IcebergSource;
 import org.apache.iceberg.flink.source.ScanContext;
 import org.apache.iceberg.flink.source.StreamingStartingStrategy;
@@ -45,6 +50,7 @@ import org.apache.iceberg.flink.source.reader.IcebergSourceReaderMetrics;
 import org.apache.iceberg.flink.source.split.IcebergSourceSplit;
 import org.apache.iceberg.flink.source.split.SerializableComparator;
 import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
+import org.apache.iceberg.util.ThreadPools;
 
 /**
  * Iceberg's own FLIP-27 {@link IcebergSource} with Parquet decoded natively, reporting the
@@ -433,14 +439,74 @@ public final class NativeIcebergSource
             return icebergSource(t, projection, readerFunction(t, projection));
         }
 
-        /** The source as a stream without watermarks; the parallelism is the environment's. */
+        /**
+         * The source as a stream without watermarks, at the parallelism Iceberg's
+         * {@code buildStream} gives it ({@link #inferParallelism}), else the environment's.
+         */
         public DataStream<RowData> buildStream(StreamExecutionEnvironment env) {
             NativeIcebergSource source = build();
-            return env.fromSource(
+            DataStreamSource<RowData> stream = env.fromSource(
                     source,
                     WatermarkStrategy.noWatermarks(),
                     "NativeIcebergSource-" + table.name(),
                     source.getProducedType());
+            inferParallelism(env).ifPresent(stream::setParallelism);
+            return stream;
+        }
+
+        /**
+         * The parallelism Iceberg's FLIP-27 source ({@code buildStream}, and SQL scans with
+         * {@code table.exec.iceberg.use-flip27-source}, the default) infers for a bounded read,
+         * by the same rule: the number of splits, at most {@code
+         * table.exec.iceberg.infer-source-parallelism.max} (with {@code
+         * table.exec.iceberg.infer-source-parallelism} on, as by default; off, {@code
+         * table.exec.resource.default-parallelism}, which unset is 1); then at most the limit, at
+         * least 1, at most the environment's maximum parallelism. Empty for a streaming read,
+         * which takes the environment's.
+         *
+         * <p>Counts the splits of the read this builder describes, of the table as loaded now; call
+         * it after {@link #build()}, which checks the options. Counting plans the scan, once more
+         * than the enumerator will: Iceberg's inference is private and keeps its plan for its
+         * enumerator. It relies on {@code FlinkSplitPlanner}, which Iceberg marks internal.
+         *
+         * @throws IllegalStateException if the inference's maximum is below 1, as Iceberg's
+         */
+        public OptionalInt inferParallelism(StreamExecutionEnvironment env) {
+            Table t = loadTable();
+            ScanContext context = scanContext(t, projection(t));
+            if (context.isStreaming()) {
+                return OptionalInt.empty();
+            }
+            int parallelism = flinkConfig.get(ExecutionConfigOptions.TABLE_EXEC_RESOURCE_DEFAULT_PARALLELISM);
+            if (flinkConfig.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM)) {
+                int max = flinkConfig.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX);
+                if (max < 1) {
+                    throw new IllegalStateException(
+                            FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX.key()
+                                    + " cannot be less than 1");
+                }
+                parallelism = Math.min(splitCount(t, context), max);
+            }
+            if (context.limit() > 0) {
+                parallelism = (int) Math.min(parallelism, context.limit());
+            }
+            parallelism = Math.max(1, parallelism);
+            if (env.getMaxParallelism() > 0) {
+                parallelism = Math.min(parallelism, env.getMaxParallelism());
+            }
+            return OptionalInt.of(parallelism);
+        }
+
+        private int splitCount(Table t, ScanContext context) {
+            ExecutorService pool = ThreadPools.newFixedThreadPool(
+                    "isthmus-infer-parallelism-" + t.name(),
+                    flinkConfig.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_WORKER_POOL_SIZE));
+            try {
+                return FlinkSplitPlanner.planIcebergSourceSplits(t, context, pool)
+                        .size();
+            } finally {
+                pool.shutdown();
+            }
         }
 
         /** As Iceberg's builder chooses its watermark extractor: from the resolved read options. */
@@ -454,11 +520,7 @@ public final class NativeIcebergSource
 
         /** Given what Iceberg's builder would give its own reader function, resolved from the same inputs. */
         private NativeReaderFunction readerFunction(Table t, Schema projection) {
-            ScanContext context = ScanContext.builder()
-                    .resolveConfig(t, readOptions, flinkConfig)
-                    .project(projection)
-                    .filters(filters)
-                    .build();
+            ScanContext context = scanContext(t, projection);
             return new NativeReaderFunction(
                             t.schema(),
                             context.project(),
@@ -470,6 +532,15 @@ public final class NativeIcebergSource
                             context.limit(),
                             nativeOptions)
                     .named(t.name());
+        }
+
+        /** The scan as Iceberg's builder resolves it from the same options. */
+        private ScanContext scanContext(Table t, Schema projection) {
+            return ScanContext.builder()
+                    .resolveConfig(t, readOptions, flinkConfig)
+                    .project(projection)
+                    .filters(filters)
+                    .build();
         }
 
         @SuppressWarnings("deprecation") // readerFunction is how Iceberg takes a reader; it has no other way

@@ -47,6 +47,8 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.Literal;
+import org.apache.iceberg.flink.FlinkConfigOptions;
+import org.apache.iceberg.flink.FlinkReadOptions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.source.IcebergSource;
 import org.apache.iceberg.flink.util.FlinkCompatibilityUtil;
@@ -107,6 +109,78 @@ class NativeIcebergSourceTest {
                 run(nativeBuilder.tableLoader(tables.loader(name)).build(), schema, parallelism);
         assertTrue(!expected.isEmpty(), "the test must read something");
         ReadResults.assertSameRows(expected, actual);
+    }
+
+    /**
+     * {@code buildStream} gives the stream the parallelism Iceberg's {@code buildStream} infers for
+     * the same read: a subtask per split, capped by the inference's maximum, the limit and the
+     * environment's maximum parallelism; without the inference the default parallelism (1 unset);
+     * a streaming read keeps the environment's; a maximum below 1 is refused as Iceberg refuses it.
+     */
+    @Test
+    void buildStreamInfersTheParallelismAsIcebergsBuildStream() {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("three_files", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        for (int i = 0; i < 3; i++) {
+            TestTables.append(table, SampleTable.records(i * 100L, 100));
+        }
+        Map<String, String> fileSplits = Map.of(FlinkReadOptions.SPLIT_SIZE, "1");
+        Configuration capped = new Configuration();
+        capped.set(FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX, 2);
+        Configuration off = new Configuration();
+        off.set(FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM, false);
+        Configuration offWithDefault = off.clone();
+        offWithDefault.setString("table.exec.resource.default-parallelism", "5");
+        record Case(Map<String, String> options, Configuration config, Long limit, int maxParallelism, int expected) {}
+        for (Case c : List.of(
+                new Case(fileSplits, new Configuration(), null, -1, 3),
+                new Case(Map.of(), new Configuration(), null, -1, 1),
+                new Case(fileSplits, capped, null, -1, 2),
+                new Case(fileSplits, new Configuration(), 2L, -1, 2),
+                new Case(fileSplits, new Configuration(), null, 2, 2),
+                new Case(fileSplits, off, null, -1, 1),
+                new Case(fileSplits, offWithDefault, null, -1, 5))) {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            env.setParallelism(8);
+            if (c.maxParallelism() > 0) {
+                env.setMaxParallelism(c.maxParallelism());
+            }
+            int stock = IcebergSource.forRowData()
+                    .tableLoader(tables.loader("three_files"))
+                    .setAll(c.options())
+                    .flinkConfig(c.config())
+                    .limit(c.limit())
+                    .buildStream(env)
+                    .getParallelism();
+            int nativeStream = NativeIcebergSource.forRowData()
+                    .tableLoader(tables.loader("three_files"))
+                    .setAll(c.options())
+                    .flinkConfig(c.config())
+                    .limit(c.limit())
+                    .buildStream(env)
+                    .getParallelism();
+            assertEquals(c.expected(), stock, "Iceberg's stream for " + c);
+            assertEquals(c.expected(), nativeStream, "the native stream for " + c);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(8);
+        assertEquals(
+                8,
+                NativeIcebergSource.forRowData()
+                        .tableLoader(tables.loader("three_files"))
+                        .streaming(true)
+                        .buildStream(env)
+                        .getParallelism(),
+                "a streaming read");
+        Configuration none = new Configuration();
+        none.set(FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX, 0);
+        IllegalStateException refused = assertThrows(
+                IllegalStateException.class,
+                () -> NativeIcebergSource.forRowData()
+                        .tableLoader(tables.loader("three_files"))
+                        .flinkConfig(none)
+                        .buildStream(env));
+        assertEquals("table.exec.iceberg.infer-source-parallelism.max cannot be less than 1", refused.getMessage());
     }
 
     @Test
