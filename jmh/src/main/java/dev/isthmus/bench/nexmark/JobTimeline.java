@@ -32,8 +32,8 @@ record JobTimeline(
         long lastDataFile,
         long finished,
         int stalledFetchers) {
-    /** An operator chain and when its last subtask finished. */
-    record Phase(String name, long finished) {}
+    /** An operator chain, its subtasks, and when its last subtask finished. */
+    record Phase(String name, int parallelism, long finished) {}
 
     /**
      * A completed checkpoint: when it was triggered, when its last acknowledgement came, and the
@@ -58,7 +58,7 @@ record JobTimeline(
                         Math.max(tasksRunning, since(submittedAt, task.getStateTimestamp(ExecutionState.RUNNING)));
                 finished = Math.max(finished, since(submittedAt, task.getStateTimestamp(ExecutionState.FINISHED)));
             }
-            vertices.add(new Phase(vertex.getName(), finished));
+            vertices.add(new Phase(vertex.getName(), vertex.getParallelism(), finished));
         }
         List<Checkpoint> checkpoints = new ArrayList<>();
         if (graph.getCheckpointStatsSnapshot() != null) {
@@ -95,7 +95,7 @@ record JobTimeline(
     /** One line for the terminal. */
     String summary() {
         String chains = vertices.stream()
-                .map(v -> shortName(v.name()) + " " + v.finished())
+                .map(v -> shortName(v.name()) + " x" + v.parallelism() + " " + v.finished())
                 .collect(Collectors.joining(", "));
         String marks = checkpoints.stream()
                 .map(c -> c.triggered() + "-" + c.completed() + " (" + c.stateBytes() / (1024 * 1024) + " MiB)")
@@ -118,7 +118,8 @@ record JobTimeline(
         rows.add(key + ",running,," + running);
         rows.add(key + ",tasks_running,," + tasksRunning);
         for (Phase vertex : vertices) {
-            rows.add(key + ",vertex_finished,\"" + vertex.name().replace("\"", "'") + "\"," + vertex.finished());
+            rows.add(key + ",vertex_finished,\"" + vertex.name().replace("\"", "'") + " (parallelism "
+                    + vertex.parallelism() + ")\"," + vertex.finished());
         }
         for (int i = 0; i < checkpoints.size(); i++) {
             rows.add(key + ",checkpoint_triggered," + (i + 1) + ","

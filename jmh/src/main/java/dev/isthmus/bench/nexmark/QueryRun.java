@@ -162,7 +162,10 @@ final class QueryRun {
         env.configure(conf);
         StreamTableEnvironment sql = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
         sql.getConfig().set("table.local-time-zone", "UTC");
+        // Without the inference both scans take table.exec.resource.default-parallelism (1 when
+        // unset), and the operators chained after them theirs: set, both legs read at the job's.
         sql.getConfig().set("table.exec.iceberg.infer-source-parallelism", "false");
+        sql.getConfig().set("table.exec.resource.default-parallelism", Integer.toString(settings.parallelism()));
         if (mode.miniBatch()) {
             sql.getConfig().set("table.exec.mini-batch.enabled", "true");
             sql.getConfig().set("table.exec.mini-batch.allow-latency", "2 s");

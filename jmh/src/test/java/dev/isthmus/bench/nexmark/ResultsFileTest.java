@@ -23,8 +23,8 @@ class ResultsFileTest {
             40,
             310,
             List.of(
-                    new JobTimeline.Phase("Source: bid_src -> Calc", 900),
-                    new JobTimeline.Phase("Sink: \"out\"", 1180)),
+                    new JobTimeline.Phase("Source: bid_src -> Calc", 2, 900),
+                    new JobTimeline.Phase("Sink: \"out\"", 1, 1180)),
             List.of(new JobTimeline.Checkpoint(620, 700, 4096), new JobTimeline.Checkpoint(1110, 1170, 8192)),
             1020,
             1190,
@@ -60,8 +60,8 @@ class ResultsFileTest {
                 .containsExactly(
                         "heap/off,q3,1,native,running,,40",
                         "heap/off,q3,1,native,tasks_running,,310",
-                        "heap/off,q3,1,native,vertex_finished,\"Source: bid_src -> Calc\",900",
-                        "heap/off,q3,1,native,vertex_finished,\"Sink: 'out'\",1180",
+                        "heap/off,q3,1,native,vertex_finished,\"Source: bid_src -> Calc (parallelism 2)\",900",
+                        "heap/off,q3,1,native,vertex_finished,\"Sink: 'out' (parallelism 1)\",1180",
                         "heap/off,q3,1,native,checkpoint_triggered,1,620",
                         "heap/off,q3,1,native,checkpoint_completed,1,700",
                         "heap/off,q3,1,native,checkpoint_bytes,1,4096",
