@@ -498,8 +498,9 @@ public final class NativeIcebergSource
         }
 
         private int splitCount(Table t, ScanContext context) {
+            // Not named after the table: the name is a format string, and a table's may hold a '%'.
             ExecutorService pool = ThreadPools.newFixedThreadPool(
-                    "isthmus-infer-parallelism-" + t.name(),
+                    "isthmus-infer-parallelism",
                     flinkConfig.get(FlinkConfigOptions.TABLE_EXEC_ICEBERG_WORKER_POOL_SIZE));
             try {
                 return FlinkSplitPlanner.planIcebergSourceSplits(t, context, pool)

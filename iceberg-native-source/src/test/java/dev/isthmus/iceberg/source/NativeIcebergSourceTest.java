@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -181,6 +182,21 @@ class NativeIcebergSourceTest {
                         .flinkConfig(none)
                         .buildStream(env));
         assertEquals("table.exec.iceberg.infer-source-parallelism.max cannot be less than 1", refused.getMessage());
+    }
+
+    /** Counting the splits names its planning threads without the table's name, which may hold a {@code %}. */
+    @Test
+    void aTableNamedWithAPercentSignInfersItsParallelism() {
+        TestTables tables = new TestTables(dir);
+        Table table = tables.create("fifty%dpercent", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        TestTables.append(table, SampleTable.records(0, 10));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(8);
+        assertEquals(
+                OptionalInt.of(1),
+                NativeIcebergSource.forRowData()
+                        .tableLoader(tables.loader("fifty%dpercent"))
+                        .inferParallelism(env));
     }
 
     @Test
