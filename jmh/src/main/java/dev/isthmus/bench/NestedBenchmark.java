@@ -1,6 +1,7 @@
 package dev.isthmus.bench;
 
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.sink.parquet.NativeParquet;
 import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
@@ -21,7 +22,6 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.Schema;
@@ -56,8 +56,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code encodeIsthmus}: {@link NativeParquetWriter}, the same rows in;</li>
  *   <li>{@code decodeIcebergFlinkReader}: Iceberg's Parquet reader with {@code FlinkParquetReaders},
  *       reusing its row containers, as Iceberg's Flink source reads a data file;</li>
- *   <li>{@code decodeIsthmusFlinkRows}: the native decoder read through the {@code ColumnarRowData}
- *       the native source emits;</li>
+ *   <li>{@code decodeIsthmusFlinkRows}: the native decoder read through the rows the native source
+ *       emits ({@code ArrowRowData});</li>
  *   <li>{@code decodeIsthmusOnly}: the same decode and import, no value read.</li>
  * </ul>
  *
@@ -235,7 +235,7 @@ public class NestedBenchmark {
                 NativeParquetScan scan = parquet.scan(ScanOptions.of(SCHEMA), TRACKER)) {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
-                    ColumnarRowData row = new ColumnarRowData(batch.batch());
+                    ArrowRowData row = batch.row(0);
                     for (int i = 0, n = batch.numRows(); i < n; i++) {
                         row.setRowId(i);
                         sum += touch(row);

@@ -18,8 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
 import org.apache.flink.table.data.columnar.vector.LongColumnVector;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -107,7 +107,7 @@ class ImportedArrayConcurrencyTest {
     private static void readOne(ArrowColumnarBatch batch, int row, int path) {
         switch (path) {
             case 0 -> {
-                ColumnarRowData data = batch.row(row);
+                RowData data = batch.row(row);
                 assertEquals(row, data.getLong(0));
                 assertEquals("name " + row, data.getString(1).toString());
             }

@@ -3,10 +3,12 @@ package dev.isthmus.arrow.cdata;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.flink.vector.ArrowVectors;
 import dev.isthmus.arrow.memory.MemoryLimitExceededException;
 import dev.isthmus.arrow.memory.MemoryTracker;
@@ -22,7 +24,7 @@ import java.util.function.BiConsumer;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.columnar.vector.ArrayColumnVector;
 import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
 import org.apache.flink.table.data.columnar.vector.DecimalColumnVector;
@@ -169,7 +171,7 @@ class ImportedArrayTest {
         try (ArrowColumnarBatch columnar =
                 new ArrowColumnarBatch(ImportedArray.receive(tracker, produce(batch, schema)))) {
             assertEquals(2, columnar.numRows());
-            ColumnarRowData row = columnar.row(0);
+            ArrowRowData row = columnar.row(0);
             assertEquals(12, row.getInt(0));
             assertEquals(TimestampData.fromEpochMillis(1, 500_000), row.getTimestamp(1, 6));
             row.setRowId(1);
@@ -244,6 +246,43 @@ class ImportedArrayTest {
         }
         assertEquals(2, arrayReleases(), "array and dictionary");
         assertEquals(2, schemaReleases());
+    }
+
+    @Test
+    void rowsReadLargeAndDictionaryEncodedStringsOverSharedHeapCopies() {
+        MemorySegment schema = producer.schema(
+                "+s",
+                "",
+                0,
+                producer.schema("U", "url", NULLABLE),
+                producer.dictionarySchema("i", "channel", NULLABLE, producer.schema("u", "", 0)));
+        MemorySegment urls = producer.array(3, 1, 0, new MemorySegment[] {
+            producer.validity(true, false, true), producer.longs(0, 2, 2, 5), producer.bytes("abcde".getBytes())
+        });
+        MemorySegment dictionary = producer.array(
+                2, 0, 0, new MemorySegment[] {null, producer.ints(0, 6, 14), producer.bytes("GoogleFacebook".getBytes())
+                });
+        MemorySegment channels =
+                producer.dictionaryArray(3, 0, 0, new MemorySegment[] {null, producer.ints(1, 0, 1)}, dictionary);
+        MemorySegment batch = producer.array(3, 0, 0, new MemorySegment[] {null}, urls, channels);
+        try (ArrowColumnarBatch columnar =
+                new ArrowColumnarBatch(ImportedArray.receive(tracker, produce(batch, schema)))) {
+            ArrowRowData row = columnar.row(0);
+            BinaryStringData ab = (BinaryStringData) row.getString(0);
+            BinaryStringData facebook = (BinaryStringData) row.getString(1);
+            assertEquals("ab", ab.toString());
+            assertEquals("Facebook", facebook.toString());
+            row.setRowId(1);
+            assertTrue(row.isNullAt(0));
+            BinaryStringData google = (BinaryStringData) row.getString(1);
+            assertEquals("Google", google.toString());
+            row.setRowId(2);
+            BinaryStringData cde = (BinaryStringData) row.getString(0);
+            assertEquals("cde", cde.toString());
+            assertSame(ab.getSegments(), cde.getSegments(), "64-bit offsets: the data's heap copy is shared");
+            assertSame(facebook.getSegments(), google.getSegments(), "the dictionary's heap copy is shared");
+        }
+        assertEquals(4, arrayReleases(), "the batch, its two columns and the dictionary");
     }
 
     @Test

@@ -1,15 +1,15 @@
 package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import java.lang.ref.Cleaner;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
 import org.apache.iceberg.flink.source.reader.RecordAndPosition;
 
 /**
  * One decoded Arrow batch of a split, handed to Flink's source reader: every row is the same
- * {@link ColumnarRowData} moved along the batch (no copy), with Iceberg's position after it,
+ * {@link ArrowRowData} moved along the batch (no copy), with Iceberg's position after it,
  * so a checkpoint taken between two records resumes exactly after the last one emitted.
  * {@link #recycle()}, called once the reader has emitted the batch, releases its native memory.
  *
@@ -25,7 +25,7 @@ import org.apache.iceberg.flink.source.reader.RecordAndPosition;
  */
 final class ArrowBatchRecords extends SplitRecords {
     private final Cleaner.Cleanable release;
-    private final ColumnarRowData row;
+    private final ArrowRowData row;
     private final int[] selection;
     private final int rows;
     private int next;
@@ -42,7 +42,7 @@ final class ArrowBatchRecords extends SplitRecords {
         this.release = BatchCleaner.register(this, batch);
         this.selection = selection;
         this.rows = rows;
-        this.row = new ColumnarRowData(columns);
+        this.row = new ArrowRowData(columns);
     }
 
     /**

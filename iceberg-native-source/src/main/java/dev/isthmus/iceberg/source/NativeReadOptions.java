@@ -52,7 +52,7 @@ public record NativeReadOptions(
     /** The rows natively read tasks emit (tasks that fall back emit Iceberg's own in either case). */
     public enum RowFormat {
         /**
-         * {@code ColumnarRowData} over the decoded Arrow batch, no copy; the batch's memory is held
+         * {@code ArrowRowData} over the decoded Arrow batch, no copy; the batch's memory is held
          * until Flink recycles the batch. Best when the next operator reads the rows in place,
          * which is so with object reuse on; otherwise Flink copies every row field by field.
          */

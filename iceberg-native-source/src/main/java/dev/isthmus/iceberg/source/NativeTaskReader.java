@@ -2,6 +2,7 @@ package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.cdata.ArenaRuns;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.flink.vector.BinaryRowTransposer;
 import dev.isthmus.arrow.flink.vector.BinaryRows;
 import dev.isthmus.arrow.memory.MemoryTracker;
@@ -20,7 +21,6 @@ import java.util.Set;
 import java.util.function.IntPredicate;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
 import org.apache.iceberg.FileContent;
@@ -63,7 +63,7 @@ import org.apache.iceberg.types.Types;
  *       deletes and the filter), so a position taken by either reader resumes in the other.
  * </ul>
  *
- * <p>Rows are emitted as {@code ColumnarRowData} over each batch, or, given binary-row buffers,
+ * <p>Rows are emitted as {@code ArrowRowData} over each batch, or, given binary-row buffers,
  * transposed into {@code BinaryRowData} ({@link NativeReadOptions.RowFormat}).
  */
 final class NativeTaskReader implements TaskReader {
@@ -563,7 +563,7 @@ final class NativeTaskReader implements TaskReader {
             metrics.deletedRows(rows - selected);
             if (rowFilter != null) {
                 int kept = 0;
-                ColumnarRowData row = new ColumnarRowData(columns);
+                ArrowRowData row = new ArrowRowData(columns);
                 for (int k = 0; k < selected; k++) {
                     row.setRowId(selection[k]);
                     if (rowFilter.filter(row)) {

@@ -4,7 +4,6 @@ import dev.isthmus.arrow.cdata.ArrowArrayView;
 import dev.isthmus.arrow.cdata.CheckedBatches;
 import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.types.ArrowType;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
 
@@ -56,9 +55,9 @@ public final class ArrowColumnarBatch implements AutoCloseable {
         return batch.getNumRows();
     }
 
-    /** A row view of row {@code rowId}; reuse one with {@link ColumnarRowData#setRowId(int)} in hot loops. */
-    public ColumnarRowData row(int rowId) {
-        return new ColumnarRowData(batch, rowId);
+    /** A row view of row {@code rowId}; reuse one with {@link ArrowRowData#setRowId(int)} in hot loops. */
+    public ArrowRowData row(int rowId) {
+        return new ArrowRowData(batch, rowId);
     }
 
     public ImportedArray array() {

@@ -20,12 +20,13 @@ public final class ArrowVectors {
     }
 
     /**
-     * @param arrayElements the vector holds the elements of a list or the keys or values of a
-     *     map, which Flink reads through {@code ColumnarArrayData}. Its {@code getBinary} copies
-     *     {@code [offset, len)} of a {@code Bytes} instead of {@code [offset, offset + len)}, so
-     *     binary values there must come as whole arrays at offset 0. Its {@code getString} honours
-     *     the offset, and Flink reads character strings only through it, so those share the
-     *     batch's heap copy as top-level strings do.
+     * @param arrayElements the vector holds the keys or values of a map, which Flink reads
+     *     through {@code ColumnarArrayData}. Its {@code getBinary} copies {@code [offset, len)} of
+     *     a {@code Bytes} instead of {@code [offset, offset + len)}, so binary values there must
+     *     come as whole arrays at offset 0. Its {@code getString} honours the offset, and Flink
+     *     reads character strings only through it, so those share the batch's heap copy as
+     *     top-level strings do. A list's elements are read through {@link ArrowArrayData},
+     *     which honours the offset.
      */
     private static ColumnVector of(ArrowArrayView view, long inheritedOffset, boolean arrayElements) {
         long offset = view.offset() + inheritedOffset;
@@ -76,7 +77,7 @@ public final class ArrowVectors {
                 new ValueVectors.FixedBytes(validity, view.buffer(1), offset, w.byteWidth(), arrayElements);
             case ArrowType.Struct s -> new NestedVectors.Rows(validity, offset, children(view, offset));
             case ArrowType.List l ->
-                new NestedVectors.Lists(validity, view.buffer(1), offset, l.large(), of(view.child(0), 0, true));
+                new NestedVectors.Lists(validity, view.buffer(1), offset, l.large(), of(view.child(0), 0, false));
             case ArrowType.Map m -> {
                 ArrowArrayView entries = view.child(0);
                 long entriesOffset = entries.offset();

@@ -14,7 +14,8 @@ import org.apache.flink.types.variant.BinaryVariant;
 
 /**
  * With {@link CheckedBatches} on, the Flink batch that the rows of an imported batch read through
- * ({@code ColumnarRowData} calls it for every value): every read first checks that the batch is
+ * ({@link ArrowRowData} calls it for every value but strings and structs, which it reads from
+ * their vectors after {@link #requireOpen()}): every read first checks that the batch is
  * not closed, so a row kept past its batch's recycle fails saying so instead of with the arena's
  * bare "Already closed". Only ever loaded in checked mode, so the unchecked path keeps a single
  * {@link VectorizedColumnBatch} class and its calls stay direct.
@@ -32,7 +33,7 @@ final class CheckedColumnBatch extends VectorizedColumnBatch {
         return new CheckedColumnBatch(array, columns);
     }
 
-    private void requireOpen() {
+    void requireOpen() {
         if (array.isClosed()) {
             throw new IllegalStateException("read of a recycled batch: this row belongs to a batch of "
                     + array.length() + " rows that has been closed; copy rows kept"

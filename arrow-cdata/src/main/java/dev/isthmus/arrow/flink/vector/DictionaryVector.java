@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.MapData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.ArrayColumnVector;
@@ -40,7 +41,8 @@ final class DictionaryVector extends ValidityVector
                 BytesColumnVector,
                 RowColumnVector,
                 ArrayColumnVector,
-                MapColumnVector {
+                MapColumnVector,
+                StringVector {
     private final MemorySegment indices;
     private final int indexBytes;
     private final boolean signed;
@@ -138,6 +140,15 @@ final class DictionaryVector extends ValidityVector
     @Override
     public Bytes getBytes(int i) {
         return ((BytesColumnVector) dictionary).getBytes(entry(i));
+    }
+
+    @Override
+    public StringData getString(int i) {
+        if (dictionary instanceof StringVector strings) {
+            return strings.getString(entry(i));
+        }
+        Bytes bytes = getBytes(i);
+        return StringData.fromBytes(bytes.data, bytes.offset, bytes.len);
     }
 
     @Override

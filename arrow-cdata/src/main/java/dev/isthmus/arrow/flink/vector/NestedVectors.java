@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.MapData;
-import org.apache.flink.table.data.columnar.ColumnarArrayData;
 import org.apache.flink.table.data.columnar.ColumnarMapData;
 import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.ArrayColumnVector;
@@ -29,6 +28,11 @@ final class NestedVectors {
         @Override
         public ColumnarRowData getRow(int i) {
             return new ColumnarRowData(children, i);
+        }
+
+        /** Row {@code i} as {@link ArrowRowData}, for readers that need not be Flink's class. */
+        ArrowRowData row(int i) {
+            return new ArrowRowData(children, i);
         }
 
         ColumnVector field(int index) {
@@ -82,7 +86,7 @@ final class NestedVectors {
         @Override
         public ArrayData getArray(int i) {
             int start = start(i);
-            return new ColumnarArrayData(elements, start, end(i) - start);
+            return new ArrowArrayData(elements, start, end(i) - start);
         }
 
         ColumnVector elements() {

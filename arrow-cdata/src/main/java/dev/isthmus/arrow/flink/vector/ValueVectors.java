@@ -5,8 +5,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.columnar.vector.BytesColumnVector;
 import org.apache.flink.table.data.columnar.vector.DecimalColumnVector;
 import org.apache.flink.table.data.columnar.vector.TimestampColumnVector;
@@ -78,7 +81,7 @@ final class ValueVectors {
      * every read copies just its value instead (see {@code ArrowVectors}: binary array elements
      * must start at offset 0).
      */
-    static final class VariableBytes extends ValidityVector implements BytesColumnVector {
+    static final class VariableBytes extends ValidityVector implements BytesColumnVector, StringVector {
         final MemorySegment offsets;
         final MemorySegment data;
         final boolean large;
@@ -89,7 +92,12 @@ final class ValueVectors {
          */
         private HeapCopy heap;
 
-        private record HeapCopy(byte[] data, int[] offsets) {}
+        /** {@code segments} wraps {@code data} once for every string read as {@link StringData}. */
+        private record HeapCopy(byte[] data, int[] offsets, org.apache.flink.core.memory.MemorySegment[] segments) {
+            HeapCopy(byte[] data, int[] offsets) {
+                this(data, offsets, new org.apache.flink.core.memory.MemorySegment[] {MemorySegmentFactory.wrap(data)});
+            }
+        }
 
         VariableBytes(
                 MemorySegment validity,
@@ -107,16 +115,59 @@ final class ValueVectors {
 
         @Override
         public Bytes getBytes(int i) {
-            HeapCopy copy = heap;
-            if (copy != null && copy.offsets() != null) {
-                if (!offsets.scope().isAlive()) {
-                    throw new IllegalStateException("Already closed: the batch was released");
-                }
+            HeapCopy copy = copyWithOffsets();
+            if (copy == null) {
+                return readBytes(i);
+            }
+            int[] heapOffsets = copy.offsets();
+            int index = (int) offset + i;
+            int start = heapOffsets[index];
+            return new Bytes(copy.data(), start, heapOffsets[index + 1] - start);
+        }
+
+        /**
+         * One allocation site for the string, after the branches: a string returned from two
+         * sites is one the JIT cannot drop where the caller only reads it, as it drops Flink's
+         * own (`DecodeBenchmark.isthmusFlinkColumnarRowData` against {@code isthmusFlinkRows}).
+         */
+        @Override
+        public StringData getString(int i) {
+            HeapCopy copy = copyWithOffsets();
+            org.apache.flink.core.memory.MemorySegment[] segments;
+            int start;
+            int length;
+            if (copy != null) {
                 int[] heapOffsets = copy.offsets();
                 int index = (int) offset + i;
-                int start = heapOffsets[index];
-                return new Bytes(copy.data(), start, heapOffsets[index + 1] - start);
+                start = heapOffsets[index];
+                length = heapOffsets[index + 1] - start;
+                segments = copy.segments();
+            } else {
+                Bytes bytes = readBytes(i);
+                copy = heap;
+                segments = copy != null && bytes.data == copy.data()
+                        ? copy.segments()
+                        : new org.apache.flink.core.memory.MemorySegment[] {MemorySegmentFactory.wrap(bytes.data)};
+                start = bytes.offset;
+                length = bytes.len;
             }
+            return BinaryStringData.fromAddress(segments, start, length);
+        }
+
+        /** The heap copy once made with its offsets, after checking that the batch is open. */
+        private HeapCopy copyWithOffsets() {
+            HeapCopy copy = heap;
+            if (copy == null || copy.offsets() == null) {
+                return null;
+            }
+            if (!offsets.scope().isAlive()) {
+                throw new IllegalStateException("Already closed: the batch was released");
+            }
+            return copy;
+        }
+
+        /** Value {@code i} through the native offsets, making the heap copy on the first read. */
+        private Bytes readBytes(int i) {
             long index = offset + i;
             long start;
             long end;
@@ -127,6 +178,7 @@ final class ValueVectors {
                 start = offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, index);
                 end = offsets.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, index + 1);
             }
+            HeapCopy copy = heap;
             if (copy == null) {
                 if (eachValue || data.byteSize() > Integer.MAX_VALUE - 16) {
                     return new Bytes(

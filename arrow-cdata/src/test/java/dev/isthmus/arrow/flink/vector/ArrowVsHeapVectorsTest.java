@@ -131,8 +131,9 @@ class ArrowVsHeapVectorsTest {
     }
 
     /**
-     * Byte strings inside lists and maps are read through Flink's ColumnarArrayData.getBinary,
-     * which mishandles a Bytes whose offset is not 0 (it copies [offset, len)).
+     * Byte strings inside maps are read through Flink's ColumnarArrayData.getBinary, which
+     * mishandles a Bytes whose offset is not 0 (it copies [offset, len)); inside lists through
+     * ArrowArrayData, which reads them from the column's heap copy at their offsets.
      */
     @Test
     void binaryElementsOfListsAndMapsReadBack() {

@@ -7,6 +7,7 @@ import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.builder.BufferAllocator;
 import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
@@ -27,7 +28,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.iceberg.Files;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
@@ -180,7 +180,7 @@ class NativeParquetWriterConcurrencyTest {
                 NativeParquetScan scan = file.scan(ScanOptions.of(SCHEMA), tracker)) {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
-                    ColumnarRowData row = new ColumnarRowData(batch.batch());
+                    ArrowRowData row = batch.row(0);
                     for (int i = 0; i < batch.numRows(); i++) {
                         row.setRowId(i);
                         long id = row.getLong(0);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.source.parquet.IcebergParquetFiles;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
@@ -23,7 +24,6 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Files;
 import org.apache.iceberg.Schema;
@@ -99,7 +99,7 @@ class NativeParquetWriterReadBackTest {
                 NativeParquetScan scan = parquet.scan(ScanOptions.of(schema).withBatchSize(999), tracker)) {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
-                    ColumnarRowData row = new ColumnarRowData(batch.batch());
+                    ArrowRowData row = batch.row(0);
                     for (int i = 0; i < batch.numRows(); i++) {
                         row.setRowId(i);
                         rows.add(FlinkValues.row(row, rowType));
@@ -158,7 +158,7 @@ class NativeParquetWriterReadBackTest {
         Map<String, String> properties = Map.of("write.parquet.row-group-size-bytes", "65536");
         Path original = writeNative("original", schema, rows, properties, 1000);
         Path copy = dir.resolve("copy.parquet");
-        // Rows as the native source hands them to Flink: ColumnarRowData over Arrow vectors.
+        // Rows as the native source hands them to Flink: ArrowRowData over Arrow vectors.
         try (NativeParquetWriter writer = NativeParquet.write(Files.localOutput(copy.toFile()))
                         .schema(schema)
                         .setAll(properties)
@@ -168,7 +168,7 @@ class NativeParquetWriterReadBackTest {
                 NativeParquetScan scan = parquet.scan(ScanOptions.of(schema).withBatchSize(700), tracker)) {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
-                    ColumnarRowData row = new ColumnarRowData(batch.batch());
+                    ArrowRowData row = batch.row(0);
                     for (int i = 0; i < batch.numRows(); i++) {
                         row.setRowId(i);
                         writer.add(row);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.flink.vector.BinaryRowTransposer;
 import dev.isthmus.arrow.flink.vector.BinaryRows;
 import dev.isthmus.arrow.memory.MemoryTracker;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Schema;
@@ -107,7 +107,7 @@ class DecodedBinaryRowsTest {
                         }
                     }
                     transposer.transpose(batch.batch().columns, wholeBatches ? null : selection, count, into);
-                    ColumnarRowData columnar = new ColumnarRowData(batch.batch());
+                    ArrowRowData columnar = batch.row(0);
                     for (int k = 0; k < count; k++) {
                         columnar.setRowId(selection[k]);
                         into.pointTo(transposed, k);

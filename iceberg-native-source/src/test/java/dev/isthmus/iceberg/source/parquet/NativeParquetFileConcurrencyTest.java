@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +23,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.iceberg.Files;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
@@ -159,7 +159,7 @@ class NativeParquetFileConcurrencyTest {
             try {
                 while (scan.hasNext()) {
                     try (ArrowColumnarBatch batch = scan.next()) {
-                        ColumnarRowData row = new ColumnarRowData(batch.batch());
+                        ArrowRowData row = batch.row(0);
                         for (int i = 0; i < batch.numRows(); i++, next++) {
                             row.setRowId(i);
                             assertEquals(next, row.getLong(0));

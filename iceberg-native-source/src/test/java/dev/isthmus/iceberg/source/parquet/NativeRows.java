@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.FlinkValues;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.Files;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
@@ -32,7 +32,7 @@ final class NativeRows {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
                     assertTrue(batch.numRows() > 0 && batch.numRows() <= options.batchSize());
-                    ColumnarRowData row = new ColumnarRowData(batch.batch());
+                    ArrowRowData row = batch.row(0);
                     for (int i = 0; i < batch.numRows(); i++) {
                         row.setRowId(i);
                         rows.add(FlinkValues.row(row, rowType));

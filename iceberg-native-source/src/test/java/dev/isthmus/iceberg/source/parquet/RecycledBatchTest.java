@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.arrow.cdata.CheckedBatches;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
+import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.LongColumnVector;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
@@ -58,7 +58,7 @@ class RecycledBatchTest {
         try (NativeParquetFile file = NativeParquetFile.open(path);
                 NativeParquetScan scan = file.scan(ScanOptions.of(SCHEMA).withBatchSize(100), tracker)) {
             ArrowColumnarBatch first = scan.next();
-            ColumnarRowData kept = first.row(7);
+            ArrowRowData kept = first.row(7);
             LongColumnVector keptColumn = (LongColumnVector) first.batch().columns[0];
             assertEquals(7, kept.getLong(0));
             assertEquals("name 7", kept.getString(1).toString());
