@@ -541,6 +541,69 @@ fn values_larger_than_a_page() {
 }
 
 #[test]
+fn chunks_of_many_blocks_read_back_the_same_from_both_outputs() {
+    // Incompressible strings stored uncompressed: each row group's chunk spans
+    // the growing first blocks and several full ones, pages straddling them.
+    let mut rng = Rng(11);
+    let text: Vec<Option<String>> = (0..6_000)
+        .map(|i| {
+            let len = 200 + rng.below(900) as usize;
+            Some(
+                (0..len)
+                    .map(|_| char::from(b'!' + rng.below(90) as u8))
+                    .collect::<String>()
+                    + &i.to_string(),
+            )
+        })
+        .collect();
+    let longs: Vec<Option<i64>> = (0..6_000).map(|i| Some(i * 1_000_003)).collect();
+    let columns = vec![
+        strings("text", 1, true, &text),
+        primitive("n", 2, DataType::Int64, false, &longs),
+    ];
+    let pairs = [
+        ("write.parquet.compression-codec", "uncompressed"),
+        ("parquet.enable.dictionary", "false"),
+        ("write.parquet.row-group-size-bytes", "2500000"),
+    ];
+    let file = round_trip(&columns, 1_000, &pairs, "many blocks");
+    assert!(file.metadata.row_groups.len() >= 2);
+    let chunk = file.chunk_meta(0, 0).meta_data.as_ref().unwrap();
+    assert!(chunk.total_compressed_size > 2 << 20);
+
+    let (schema, data) = batch(&columns);
+    let batches = slices(&data, 1_000);
+    let (buffered, _) = write_file(&schema, &batches, options(&pairs));
+    // Pages compressed on helper threads are stored through another path.
+    let mut threaded = pairs.to_vec();
+    threaded[0] = ("write.parquet.compression-codec", "zstd");
+    let (zstd, _) = write_file(&schema, &batches, options(&threaded));
+    threaded.push(("isthmus.compression-threads", "2"));
+    let (pooled, _) = write_file(&schema, &batches, options(&threaded));
+    assert!(pooled == zstd, "helper threads changed the file");
+    assert_same_rows(
+        &schema,
+        &batches,
+        &read_file(&pooled),
+        "many blocks, helper threads",
+    );
+    let path = crate::test_support::parquet::scan::temp_path("many-blocks.parquet");
+    let mut writer = FileWriter::open_path(&path, &schema, options(&pairs)).unwrap();
+    for batch in &batches {
+        writer
+            .write(&ArrayView::from_data(batch, &schema).unwrap())
+            .unwrap();
+    }
+    writer.close().unwrap();
+    let written = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        written == buffered,
+        "the path writer's file differs from the buffered one"
+    );
+}
+
+#[test]
 fn empty_and_null_only_files() {
     let columns = every_type(0, 5, 0);
     let (schema, data) = batch(&columns);

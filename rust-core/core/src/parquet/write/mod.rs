@@ -10,11 +10,13 @@
 //! - `levels`: definition and repetition levels of leaves inside structs,
 //!   lists and maps.
 //! - `page` and `column`: pages and per-column encoding with dictionary fallback.
+//! - `blocks`: the stored pages' bytes, in blocks a process-wide cache recycles.
 //! - `output`: a local file (moved into place when complete) or buffers the
 //!   caller drains.
 //! - [`writer`]: row groups, page index, footer, and the result for Iceberg's
 //!   metrics.
 
+mod blocks;
 mod column;
 mod compress;
 pub(crate) mod hash;

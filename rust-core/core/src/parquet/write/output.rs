@@ -8,6 +8,7 @@ use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::blocks::{recycle, ChunkBlocks};
 use crate::error::{Error, Result, Status};
 
 pub(crate) enum Output {
@@ -95,6 +96,17 @@ impl Output {
         Ok(())
     }
 
+    /// Emits a chunk's bytes block by block and leaves it empty. The blocks
+    /// go back to the cache once written (a buffered output's when the caller
+    /// has taken them).
+    pub(super) fn emit_chunk(&mut self, bytes: &mut ChunkBlocks) -> Result<()> {
+        for mut block in bytes.take_blocks() {
+            self.emit(&mut block)?;
+            recycle(block);
+        }
+        Ok(())
+    }
+
     /// The next finished byte range (empty when there is none), valid until
     /// the next call.
     pub(super) fn take(&mut self) -> Result<&[u8]> {
@@ -103,7 +115,10 @@ impl Output {
                 "a writer opened on a path has no output to take; it writes the file itself",
             )),
             Output::Buffered { pending, lent } => {
-                *lent = pending.pop_front().unwrap_or_default();
+                recycle(std::mem::replace(
+                    lent,
+                    pending.pop_front().unwrap_or_default(),
+                ));
                 Ok(lent)
             }
         }
@@ -149,7 +164,7 @@ impl Output {
         })
     }
 
-    /// Drops everything: the temporary file is deleted, pending bytes freed.
+    /// Drops the output: the temporary file is deleted, untaken bytes freed.
     pub(super) fn discard(&mut self) {
         match self {
             Output::Path {
@@ -159,10 +174,9 @@ impl Output {
                     let _ = fs::remove_file(&*temporary);
                 }
             }
-            Output::Buffered { pending, lent } => {
-                pending.clear();
-                *lent = Vec::new();
-            }
+            // The range last taken stays valid until the next take, abort or
+            // free, as the header promises, even when a later write fails.
+            Output::Buffered { pending, .. } => pending.clear(),
         }
     }
 }

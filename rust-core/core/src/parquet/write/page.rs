@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
+use super::blocks::ChunkBlocks;
 use super::compress::{Job, Pool, Work};
 use super::options::PageVersion;
 use super::schema::{LeafColumn, Order};
 use super::stats::{compare, truncate_max, truncate_min, COLUMN_INDEX_TRUNCATE};
-use super::stored_page::{append_page, page_int};
+use super::stored_page::{append_header, append_page, page_int};
 use crate::compression::Codec;
 use crate::error::{Error, Result};
 use crate::parquet::encodings::append_length_prefixed;
@@ -186,7 +187,9 @@ pub(crate) struct ChunkBuilder {
     chunk_records: u64,
     /// The dictionary page, then the data pages, as stored.
     dictionary: Vec<u8>,
-    pub data: Vec<u8>,
+    pub data: ChunkBlocks,
+    /// The header of the page being stored, before it goes into `data`.
+    header_buf: Vec<u8>,
     pages: Vec<PageMeta>,
     encodings: Vec<Encoding>,
     encoding_stats: Vec<PageEncodingStats>,
@@ -274,7 +277,8 @@ impl ChunkBuilder {
             chunk_values: 0,
             chunk_records: 0,
             dictionary: Vec::new(),
-            data: Vec::new(),
+            data: ChunkBlocks::default(),
+            header_buf: Vec::new(),
             pages: Vec::new(),
             encodings: Vec::new(),
             encoding_stats: Vec::new(),
@@ -638,7 +642,12 @@ impl ChunkBuilder {
                     &self.compressed[..stored]
                 };
                 let offset = self.data.len();
-                let header_len = append_page(&mut self.data, header, prefix, body)?;
+                self.header_buf.clear();
+                append_header(&mut self.header_buf, header, prefix, body)?;
+                let header_len = self.header_buf.len();
+                self.data.extend_from_slice(&self.header_buf);
+                self.data.extend_from_slice(prefix);
+                self.data.extend_from_slice(body);
                 self.uncompressed += (header_len + uncompressed) as i64;
                 // What stays in the gap is overwritten by the next page's levels.
                 self.page_buf.truncate(GAP);
@@ -770,11 +779,12 @@ impl ChunkBuilder {
     }
 
     /// The stored dictionary page (empty without one) and data pages.
-    pub(super) fn bytes(&mut self) -> (&mut Vec<u8>, &mut Vec<u8>) {
+    pub(super) fn bytes(&mut self) -> (&mut Vec<u8>, &mut ChunkBlocks) {
         (&mut self.dictionary, &mut self.data)
     }
 
-    /// Readies the builder for the next chunk (buffers keep their capacity).
+    /// Readies the builder for the next chunk (buffers keep their capacity;
+    /// the data's blocks go back to the cache).
     pub(super) fn reset(&mut self) {
         self.levels = RleEncoder::new(level_width(self.max_def));
         self.rep_levels = RleEncoder::new(level_width(self.max_rep));

@@ -6,24 +6,34 @@ use crate::error::{Error, Result};
 use crate::parquet::crc::{crc32_of, crc32_update};
 use crate::parquet::format::{PageHeader, ThriftStruct};
 
-/// Appends a page to `out`: its header (with the stored size and the CRC of
-/// the stored bytes filled in), the uncompressed `prefix` (v2 levels), then
-/// `body`. Returns the header's length.
+/// Appends a page to `out`: its header (see [`append_header`]), the
+/// uncompressed `prefix` (v2 levels), then `body`. Returns the header's length.
 pub(crate) fn append_page(
     out: &mut Vec<u8>,
-    mut header: PageHeader,
+    header: PageHeader,
     prefix: &[u8],
     body: &[u8],
 ) -> Result<usize> {
-    header.compressed_page_size = page_int(prefix.len() + body.len(), "bytes")?;
-    let crc = crc32_update(crc32_of(prefix), body);
-    header.crc = Some(crc as i32);
     let start = out.len();
-    header.encode(out)?;
+    append_header(out, header, prefix, body)?;
     let header_len = out.len() - start;
     out.extend_from_slice(prefix);
     out.extend_from_slice(body);
     Ok(header_len)
+}
+
+/// Appends to `out` the header of a page whose stored bytes are `prefix` then
+/// `body`, with the stored size and the CRC of those bytes filled in.
+pub(crate) fn append_header(
+    out: &mut Vec<u8>,
+    mut header: PageHeader,
+    prefix: &[u8],
+    body: &[u8],
+) -> Result<()> {
+    header.compressed_page_size = page_int(prefix.len() + body.len(), "bytes")?;
+    let crc = crc32_update(crc32_of(prefix), body);
+    header.crc = Some(crc as i32);
+    header.encode(out)
 }
 
 /// A page count or size as the header's i32.

@@ -648,12 +648,12 @@ impl FileWriter {
             let (dictionary, data) = self.columns[index].chunk().bytes();
             let (mut dictionary, mut data) = (std::mem::take(dictionary), std::mem::take(data));
             self.emit(&mut dictionary)?;
-            self.emit(&mut data)?;
-            // Path mode hands the buffers back for reuse (buffered mode moved
-            // them out).
-            let (d, p) = self.columns[index].chunk().bytes();
-            *d = dictionary;
-            *p = data;
+            let data_len = data.len() as u64;
+            self.output.emit_chunk(&mut data)?;
+            self.position += data_len;
+            // Path mode hands the dictionary's buffer back for reuse (buffered
+            // mode moved it out).
+            *self.columns[index].chunk().bytes().0 = dictionary;
             let column = &self.schema.columns[index];
             chunks.push(ColumnChunk {
                 file_path: None,
