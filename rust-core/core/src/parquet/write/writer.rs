@@ -645,15 +645,15 @@ impl FileWriter {
             let start = self.position;
             let data_start = start + output.dictionary_len as u64;
             let page_index = self.columns[index].chunk().page_index(&output, data_start);
-            let (dictionary, data) = self.columns[index].chunk().bytes();
-            let (mut dictionary, mut data) = (std::mem::take(dictionary), std::mem::take(data));
+            let mut dictionary = std::mem::take(self.columns[index].chunk().bytes().0);
             self.emit(&mut dictionary)?;
-            let data_len = data.len() as u64;
-            self.output.emit_chunk(&mut data)?;
-            self.position += data_len;
             // Path mode hands the dictionary's buffer back for reuse (buffered
             // mode moved it out).
             *self.columns[index].chunk().bytes().0 = dictionary;
+            let data = self.columns[index].chunk().bytes().1;
+            let data_len = data.len() as u64;
+            self.output.emit_chunk(data)?;
+            self.position += data_len;
             let column = &self.schema.columns[index];
             chunks.push(ColumnChunk {
                 file_path: None,
