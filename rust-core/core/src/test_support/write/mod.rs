@@ -190,17 +190,30 @@ pub fn write_file(
     batches: &[ArrayData],
     options: WriterOptions,
 ) -> (Vec<u8>, WriteResult) {
-    let mut writer = FileWriter::open_buffered(schema, options).unwrap();
     let mut file = Vec::new();
+    let result = write_into(schema, batches, options, &mut file);
+    (file, result)
+}
+
+/// As [`write_file`], into `file` (cleared first), so that a bench can reuse
+/// its memory.
+pub fn write_into(
+    schema: &Field,
+    batches: &[ArrayData],
+    options: WriterOptions,
+    file: &mut Vec<u8>,
+) -> WriteResult {
+    file.clear();
+    let mut writer = FileWriter::open_buffered(schema, options).unwrap();
     for batch in batches {
         let view = ArrayView::from_data(batch, schema).unwrap();
         writer.write(&view).unwrap();
-        drain(&mut writer, &mut file);
+        drain(&mut writer, file);
     }
     let result = writer.close().unwrap();
-    drain(&mut writer, &mut file);
+    drain(&mut writer, file);
     assert_eq!(result.file_size, file.len() as u64);
-    (file, result)
+    result
 }
 
 pub fn drain(writer: &mut FileWriter, file: &mut Vec<u8>) {
