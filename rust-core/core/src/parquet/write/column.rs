@@ -21,7 +21,9 @@ use super::compress::Pool;
 use super::options::PageVersion;
 use super::page::{ChunkBuilder, ChunkOutput, PageConfig, Validity};
 use super::schema::{LeafColumn, Order};
-use super::stats::{as_bytes, compare_signed_bytes, le_bytes, Numeric, NumericStats};
+use super::stats::{
+    as_bytes, compare_signed_bytes, compare_unsigned_bytes, le_bytes, Numeric, NumericStats,
+};
 use crate::error::Result;
 use crate::parquet::encodings::delta::{DeltaBinaryPackedEncoder, DeltaByteArrayEncoder};
 use crate::parquet::encodings::plain::PlainBooleanEncoder;
@@ -581,7 +583,10 @@ impl ByteBounds {
                 compare_signed_bytes(value, &self.max).is_gt(),
             )
         } else {
-            (value < self.min.as_slice(), value > self.max.as_slice())
+            (
+                compare_unsigned_bytes(value, &self.min).is_lt(),
+                compare_unsigned_bytes(value, &self.max).is_gt(),
+            )
         };
         if below {
             self.min.clear();
