@@ -87,7 +87,6 @@ public class EncodeBenchmark {
     private Path dir;
     private Path stockFile;
     private Path nativeFile;
-    private List<FinishedArray> batches = List.of();
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -125,17 +124,20 @@ public class EncodeBenchmark {
     }
 
     /** The batches the Arrow leg consumes, rebuilt for each invocation because writing takes them. */
-    @Setup(Level.Invocation)
-    public void buildBatches(org.openjdk.jmh.infra.BenchmarkParams params) {
-        if (params.getBenchmark().endsWith("isthmusNativeFromArrow")) {
-            batches = toArrow(bids, rowType);
-        }
-    }
+    @State(Scope.Thread)
+    public static class ArrowBatches {
+        private List<FinishedArray> batches = List.of();
 
-    @TearDown(Level.Invocation)
-    public void freeUnwrittenBatches() {
-        batches.forEach(FinishedArray::close);
-        batches = List.of();
+        @Setup(Level.Invocation)
+        public void build(EncodeBenchmark bench) {
+            batches = toArrow(bench.bids, bench.rowType);
+        }
+
+        @TearDown(Level.Invocation)
+        public void freeUnwritten() {
+            batches.forEach(FinishedArray::close);
+            batches = List.of();
+        }
     }
 
     private static List<FinishedArray> toArrow(RowData[] rows, RowType rowType) {
@@ -199,14 +201,14 @@ public class EncodeBenchmark {
     }
 
     @Benchmark
-    public long isthmusNativeFromArrow() throws IOException {
+    public long isthmusNativeFromArrow(ArrowBatches arrow) throws IOException {
         NativeParquetWriter writer = open();
         try (writer) {
-            for (FinishedArray batch : batches) {
+            for (FinishedArray batch : arrow.batches) {
                 writer.write(batch);
             }
         }
-        batches = List.of();
+        arrow.batches = List.of();
         return writer.length();
     }
 
@@ -231,12 +233,12 @@ public class EncodeBenchmark {
 
     /** The size of the file this trial wrote, so the legs' files can be compared. */
     @TearDown(Level.Trial)
-    public void tearDown(org.openjdk.jmh.infra.BenchmarkParams params) throws IOException {
+    public void tearDown() throws IOException {
         for (Path file : List.of(stockFile, nativeFile)) {
             if (Files.exists(file)) {
                 System.out.printf(
-                        "%n%s wrote %,d bytes (%s)%n",
-                        params.getBenchmark(), Files.size(file), file == stockFile ? "parquet-java" : "Isthmus");
+                        "%n%s: %,d bytes (%s)%n",
+                        file.getFileName(), Files.size(file), file == stockFile ? "parquet-java" : "Isthmus");
                 Files.delete(file);
             }
         }
