@@ -286,6 +286,45 @@ class ImportedArrayTest {
     }
 
     @Test
+    void dictionaryRowsAreNullWhereTheirIndexOrTheirEntryIs() {
+        MemorySegment schema = producer.schema(
+                "+s",
+                "",
+                0,
+                producer.schema("l", "id", NULLABLE),
+                producer.dictionarySchema("i", "channel", NULLABLE, producer.schema("u", "", NULLABLE)));
+        MemorySegment ids = producer.array(
+                4, 1, 0, new MemorySegment[] {producer.validity(true, true, false, true), producer.longs(10, 11, 12, 13)
+                });
+        // Entry 1 is null; row 1 points at it, row 2's index is null.
+        MemorySegment dictionary = producer.array(2, 1, 0, new MemorySegment[] {
+            producer.validity(true, false), producer.ints(0, 6, 6), producer.bytes("Google".getBytes())
+        });
+        MemorySegment channels = producer.dictionaryArray(
+                4,
+                1,
+                0,
+                new MemorySegment[] {producer.validity(true, true, false, true), producer.ints(0, 1, 0, 0)},
+                dictionary);
+        MemorySegment batch = producer.array(4, 0, 0, new MemorySegment[] {null}, ids, channels);
+        try (ArrowColumnarBatch columnar =
+                new ArrowColumnarBatch(ImportedArray.receive(tracker, produce(batch, schema)))) {
+            ArrowRowData row = columnar.row(0);
+            boolean[][] nulls = {{false, false}, {false, true}, {true, true}, {false, false}};
+            for (int r = 0; r < nulls.length; r++) {
+                row.setRowId(r);
+                for (int c = 0; c < 2; c++) {
+                    assertEquals(nulls[r][c], row.isNullAt(c), "row " + r + ", column " + c);
+                    assertEquals(nulls[r][c], columnar.batch().isNullAt(r, c), "through the batch: row " + r);
+                }
+            }
+            row.setRowId(3);
+            assertEquals(13, row.getLong(0));
+            assertEquals("Google", row.getString(1).toString());
+        }
+    }
+
+    @Test
     void listsAndMaps() {
         MemorySegment listSchema = producer.schema("+l", "tags", NULLABLE, producer.schema("l", "element", 0));
         MemorySegment elements = producer.array(5, 0, 0, new MemorySegment[] {null, producer.longs(1, 2, 3, 4, 5)});
