@@ -60,8 +60,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * </ul>
  *
  * {@code compressionThreads} is the library's {@code isthmus.compression-threads} (0: pages are
- * compressed on the calling thread, like parquet-java). Each leg that writes a file prints its
- * size at tear-down.
+ * compressed on the calling thread, like parquet-java). The trial's tear-down prints the size of
+ * each file the legs wrote.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

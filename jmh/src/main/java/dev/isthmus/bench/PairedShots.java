@@ -12,13 +12,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -28,21 +34,23 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Single shots of JMH benchmark methods taken in turn in one JVM, so that the legs of a comparison
- * share the machine's state. On the project's benchmark host the speed of a whole fork moves by a
- * quarter to a third (`docs/benchmarks.md`, Measuring on this host): JMH runs each method in forks
- * of its own, so its ratios mix fast and slow forks. Here every round runs each leg once, the order
- * rotating from round to round, and each round gives a ratio to the first leg; the summary is the
- * median of those ratios beside the median times.
+ * share the machine's state. On the project's benchmark host the speed of a whole process moves by
+ * up to a half (`docs/benchmarks.md`, Measuring on this host): JMH runs each method in forks of its
+ * own, so its ratios mix fast and slow forks. Here every round runs each leg once, in an order
+ * shuffled per round, and each round gives a ratio to the first leg; the summary is the median of
+ * those ratios beside the median times.
  *
  * <pre>
  * java [JVM flags] -cp jmh/target/benchmarks.jar dev.isthmus.bench.PairedShots \
- *     [--forks N] [--warmup N] [--rounds N] [--out FILE] [--against LEG]... [-p name=value]... \
- *     CLASS.METHOD...
+ *     [--forks N] [--warmup N] [--rounds N] [--out FILE] [--against LEG]... [--jvm-args FLAGS] \
+ *     [-p name=value]... CLASS.METHOD...
  * </pre>
  *
  * Legs name a benchmark method of a class in this package ({@code EncodeBenchmark.icebergFlinkWriter});
  * the first is the reference of the ratios, and each {@code --against} leg adds a table of ratios to
- * it (to a compression floor, say). Each fork is a fresh JVM with this JVM's flags. The harness runs what
+ * it (to a compression floor, say). Each fork is a fresh JVM with this JVM's flags and then
+ * {@code --jvm-args} (heap size and the like, which this JVM does not need); the classes'
+ * {@code @Fork} arguments are not read. The harness runs what
  * the project's benchmarks use: {@code @Param} fields (their first value unless {@code -p} sets it),
  * {@code @Setup} and {@code @TearDown} at trial and invocation level on the benchmark class, and
  * {@code @State} parameters of a method, whose own set-up methods may take the benchmark instance.
@@ -50,7 +58,7 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 public final class PairedShots {
     private static final String PACKAGE = PairedShots.class.getPackageName();
-    private static final String ROUND = "round ";
+    private static final String ROUND = "PairedShots round ";
 
     /** Keeps the legs' results alive so that no call can be optimised away. */
     @SuppressWarnings("unused")
@@ -65,10 +73,17 @@ public final class PairedShots {
             return;
         }
         List<double[]> rounds = new ArrayList<>();
+        List<String> orders = new ArrayList<>();
         List<Integer> forkOf = new ArrayList<>();
         for (int fork = 0; fork < options.forks; fork++) {
-            for (double[] round : fork(options, fork)) {
-                rounds.add(round);
+            for (String line : fork(options, fork)) {
+                rounds.add(Arrays.stream(line.substring(line.indexOf(':') + 1, line.indexOf('|'))
+                                .trim()
+                                .split(" +"))
+                        .mapToDouble(Double::parseDouble)
+                        .toArray());
+                orders.add(
+                        line.substring(line.indexOf("order") + "order".length()).trim());
                 forkOf.add(fork);
             }
         }
@@ -77,33 +92,31 @@ public final class PairedShots {
             System.out.print(summary(options.legs, rounds, forkOf, options.forks, options.legs.indexOf(reference)));
         }
         if (options.out != null) {
-            Files.writeString(options.out, json(options, rounds, forkOf), StandardCharsets.UTF_8);
+            Files.writeString(options.out, json(options, rounds, orders, forkOf), StandardCharsets.UTF_8);
             System.out.println("raw results: " + options.out);
         }
     }
 
-    /** Runs one fork in a fresh JVM and collects the rounds it prints. */
-    private static List<double[]> fork(Options options, int fork) throws IOException, InterruptedException {
+    /** Runs one fork in a fresh JVM and returns the lines of the measured rounds it prints. */
+    private static List<String> fork(Options options, int fork) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(options.forkJvmArgs);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(PairedShots.class.getName());
         command.add("--child");
         command.addAll(options.childArgs);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        List<double[]> rounds = new ArrayList<>();
+        List<String> rounds = new ArrayList<>();
         try (BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 System.out.println("[fork " + (fork + 1) + "] " + line);
                 if (line.startsWith(ROUND) && !line.contains("warm-up")) {
-                    rounds.add(Arrays.stream(
-                                    line.substring(line.indexOf(':') + 1).trim().split(" +"))
-                            .mapToDouble(Double::parseDouble)
-                            .toArray());
+                    rounds.add(line);
                 }
             }
         }
@@ -128,23 +141,36 @@ public final class PairedShots {
             List<String> names, Map<String, String> params, int warmup, int rounds, Consumer<String> lines)
             throws ReflectiveOperationException {
         Map<Class<?>, Object> benches = new LinkedHashMap<>();
+        Set<String> used = new HashSet<>();
         List<Leg> legs = new ArrayList<>();
         for (String name : names) {
-            legs.add(Leg.resolve(name, benches, params));
+            legs.add(Leg.resolve(name, benches, params, used));
         }
-        for (Object bench : benches.values()) {
-            invokeAll(bench, Level.Trial, Setup.class, benches);
-        }
-        for (Leg leg : legs) {
-            leg.setUpStates(benches);
+        if (!used.containsAll(params.keySet())) {
+            Set<String> unknown = new TreeSet<>(params.keySet());
+            unknown.removeAll(used);
+            throw new IllegalArgumentException("no leg's class has a @Param " + unknown);
         }
         List<double[]> measured = new ArrayList<>();
         try {
+            for (Object bench : benches.values()) {
+                invokeAll(bench, Level.Trial, Setup.class, benches);
+            }
+            for (Leg leg : legs) {
+                leg.setUpStates(benches);
+            }
             int n = legs.size();
+            // Seeded once, so that a run can be repeated: java.util.Random's first draws from
+            // neighbouring seeds agree, so a seed per round gave every round one order.
+            Random shuffle = new Random(0x5eed);
             for (int round = 0; round < warmup + rounds; round++) {
+                // A fresh order each round, so that no leg always follows the same one and inherits
+                // its garbage or its file's writeback.
+                List<Integer> order =
+                        new ArrayList<>(IntStream.range(0, n).boxed().toList());
+                Collections.shuffle(order, shuffle);
                 double[] ms = new double[n];
-                for (int k = 0; k < n; k++) {
-                    int leg = (round + k) % n;
+                for (int leg : order) {
                     ms[leg] = legs.get(leg).shot(benches);
                 }
                 StringBuilder line = new StringBuilder(ROUND).append(round + 1);
@@ -152,6 +178,8 @@ public final class PairedShots {
                 for (double v : ms) {
                     line.append(String.format(Locale.ROOT, " %.3f", v));
                 }
+                line.append(" | order");
+                order.forEach(leg -> line.append(' ').append(leg + 1));
                 lines.accept(line.toString());
                 if (round >= warmup) {
                     measured.add(ms);
@@ -170,7 +198,7 @@ public final class PairedShots {
 
     /** One benchmark method, with the {@code @State} objects its parameters name. */
     private record Leg(Object bench, Method method, Object[] states) {
-        static Leg resolve(String name, Map<Class<?>, Object> benches, Map<String, String> params)
+        static Leg resolve(String name, Map<Class<?>, Object> benches, Map<String, String> params, Set<String> used)
                 throws ReflectiveOperationException {
             int dot = name.lastIndexOf('.');
             if (dot < 0) {
@@ -179,7 +207,7 @@ public final class PairedShots {
             Class<?> type = Class.forName(PACKAGE + "." + name.substring(0, dot));
             Object bench = benches.get(type);
             if (bench == null) {
-                bench = instantiate(type, params);
+                bench = instantiate(type, params, used);
                 benches.put(type, bench);
             }
             Method method = Arrays.stream(type.getMethods())
@@ -192,7 +220,7 @@ public final class PairedShots {
                 if (!state.isAnnotationPresent(State.class)) {
                     throw new IllegalArgumentException(name + ": parameter " + state.getName() + " is not a @State");
                 }
-                states[i] = instantiate(state, params);
+                states[i] = instantiate(state, params, used);
             }
             return new Leg(bench, method, states);
         }
@@ -227,11 +255,13 @@ public final class PairedShots {
         }
     }
 
-    private static Object instantiate(Class<?> type, Map<String, String> params) throws ReflectiveOperationException {
+    private static Object instantiate(Class<?> type, Map<String, String> params, Set<String> used)
+            throws ReflectiveOperationException {
         Object instance = type.getDeclaredConstructor().newInstance();
         for (Field field : type.getFields()) {
             Param param = field.getAnnotation(Param.class);
             if (param != null) {
+                used.add(field.getName());
                 String value = params.getOrDefault(field.getName(), param.value()[0]);
                 field.set(instance, convert(value, field.getType()));
             }
@@ -351,11 +381,15 @@ public final class PairedShots {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
-    private static String json(Options options, List<double[]> rounds, List<Integer> forkOf) {
+    private static String json(Options options, List<double[]> rounds, List<String> orders, List<Integer> forkOf) {
         StringBuilder out = new StringBuilder("{\n  \"harness\": \"PairedShots\",\n  \"jvmArgs\": [");
         List<String> jvm = ManagementFactory.getRuntimeMXBean().getInputArguments();
         for (int i = 0; i < jvm.size(); i++) {
             out.append(i == 0 ? "" : ", ").append(quote(jvm.get(i)));
+        }
+        out.append("],\n  \"forkJvmArgs\": [");
+        for (int i = 0; i < options.forkJvmArgs.size(); i++) {
+            out.append(i == 0 ? "" : ", ").append(quote(options.forkJvmArgs.get(i)));
         }
         out.append("],\n  \"params\": {");
         int p = 0;
@@ -376,6 +410,7 @@ public final class PairedShots {
             for (int i = 0; i < ms.length; i++) {
                 out.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.3f", ms[i]));
             }
+            out.append("], \"order\": [").append(String.join(", ", orders.get(r).split(" ")));
             out.append("]}").append(r + 1 < rounds.size() ? ",\n" : "\n");
         }
         return out.append("  ]\n}\n").toString();
@@ -396,6 +431,7 @@ public final class PairedShots {
         final Map<String, String> params = new HashMap<>();
         final List<String> legs = new ArrayList<>();
         final List<String> childArgs = new ArrayList<>();
+        final List<String> forkJvmArgs = new ArrayList<>();
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -406,8 +442,14 @@ public final class PairedShots {
                     case "--forks" -> o.forks = positive(arg, value(args, ++i));
                     case "--out" -> o.out = Path.of(value(args, ++i));
                     case "--against" -> o.against.add(value(args, ++i));
+                    case "--jvm-args" ->
+                        o.forkJvmArgs.addAll(
+                                Arrays.asList(value(args, ++i).trim().split("\\s+")));
                     case "--warmup" -> {
                         o.warmup = Integer.parseInt(value(args, ++i));
+                        if (o.warmup < 0) {
+                            throw new IllegalArgumentException("--warmup must be at least 0");
+                        }
                         o.childArgs.addAll(List.of(arg, args[i]));
                     }
                     case "--rounds" -> {
@@ -434,7 +476,7 @@ public final class PairedShots {
             }
             if (o.legs.isEmpty()) {
                 throw new IllegalArgumentException("usage: PairedShots [--forks N] [--warmup N] [--rounds N] "
-                        + "[--out FILE] [--against LEG]... [-p name=value]... CLASS.METHOD...");
+                        + "[--out FILE] [--against LEG]... [--jvm-args FLAGS] [-p name=value]... CLASS.METHOD...");
             }
             for (String leg : o.against) {
                 if (!o.legs.contains(leg)) {

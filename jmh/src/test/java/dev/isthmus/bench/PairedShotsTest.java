@@ -75,7 +75,7 @@ class PairedShotsTest {
     }
 
     @Test
-    void legsRunInRotatingOrderWithTheirFixtures() throws Exception {
+    void legsRunInTheirRoundsOrderWithTheirFixtures() throws Exception {
         List<String> lines = new ArrayList<>();
         List<double[]> rounds = PairedShots.run(
                 List.of("PairedShotsTest$Legs.first", "PairedShotsTest$Legs.second"),
@@ -86,27 +86,39 @@ class PairedShotsTest {
 
         assertThat(rounds).hasSize(2).allSatisfy(r -> assertThat(r).hasSize(2));
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(0)).startsWith("round 1 (warm-up):");
-        assertThat(lines.get(2)).startsWith("round 3:");
-        assertThat(EVENTS)
-                .containsExactly(
-                        "trial setup 5 plain",
-                        // round 1: first, then second
-                        "first",
-                        "input setup",
-                        "second 10",
-                        "input teardown -1",
-                        // round 2: second, then first
-                        "input setup",
-                        "second 10",
-                        "input teardown -1",
-                        "first",
-                        // round 3: first, then second
-                        "first",
-                        "input setup",
-                        "second 10",
-                        "input teardown -1",
-                        "trial teardown");
+        assertThat(lines.get(0)).startsWith("PairedShots round 1 (warm-up):");
+        assertThat(lines.get(2)).startsWith("PairedShots round 3:");
+        // Each leg once per round, in the order the round's line reports, with its fixtures.
+        List<String> expected = new ArrayList<>(List.of("trial setup 5 plain"));
+        for (String line : lines) {
+            String[] order =
+                    line.substring(line.indexOf("order") + "order ".length()).split(" ");
+            assertThat(order).containsExactlyInAnyOrder("1", "2");
+            for (String leg : order) {
+                expected.addAll(
+                        leg.equals("1") ? List.of("first") : List.of("input setup", "second 10", "input teardown -1"));
+            }
+        }
+        expected.add("trial teardown");
+        assertThat(EVENTS).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void theOrderChangesFromRoundToRound() throws Exception {
+        List<String> lines = new ArrayList<>();
+        PairedShots.run(
+                List.of("PairedShotsTest$Legs.first", "PairedShotsTest$Legs.second"), Map.of(), 0, 12, lines::add);
+        assertThat(lines.stream().map(l -> l.substring(l.indexOf("order"))).distinct())
+                .containsExactlyInAnyOrder("order 1 2", "order 2 1");
+    }
+
+    @Test
+    void unknownParametersAreRefused() {
+        assertThatThrownBy(() ->
+                        PairedShots.run(List.of("PairedShotsTest$Legs.first"), Map.of("sise", "5"), 0, 1, l -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sise");
+        assertThat(EVENTS).isEmpty();
     }
 
     @Test
@@ -121,29 +133,25 @@ class PairedShotsTest {
 
     @Test
     void summaryTakesTheMedianOfEachRoundsRatio() {
-        // Round by round the second leg takes half the first's time, while both legs' times move
-        // by a factor of two between the forks: the ratio of the legs' medians would be 2.0 only
-        // by luck, the median of the rounds' ratios is 2.0 whatever the forks did.
+        // The rounds' ratios (ref / leg) are 2.0, 2.5, 1.33 and 1.25: their median is 1.67, where
+        // the ratio of the legs' medians (150 / 100) would be 1.50.
         List<double[]> rounds = List.of(
-                new double[] {100, 50}, new double[] {110, 55}, new double[] {200, 100}, new double[] {220, 110});
+                new double[] {100, 50}, new double[] {100, 40}, new double[] {200, 150}, new double[] {200, 160});
         String summary = PairedShots.summary(List.of("A.ref", "A.fast"), rounds, List.of(0, 0, 1, 1), 2, 0);
 
         assertThat(summary).contains("4 rounds in 2 forks");
+        // leg, median, fork medians, ref/leg, leg/ref
         assertThat(summary.lines()
                         .filter(l -> l.startsWith("A.fast"))
                         .findFirst()
                         .orElseThrow())
-                .contains("78") // median of 50, 55, 100, 110 (77.5)
-                .contains("53, 105") // fork medians
-                .contains("2.00x")
-                .contains("0.50x");
-        assertThat(PairedShots.summary(List.of("A.ref", "A.fast"), rounds, List.of(0, 0, 1, 1), 2, 1))
-                .contains("against A.fast")
-                .satisfies(s -> assertThat(s.lines().filter(l -> l.startsWith("A.ref")))
-                        .singleElement()
-                        .asString()
-                        .contains("0.50x")
-                        .contains("2.00x"));
+                .matches("A\\.fast +100 +45, 155 +1\\.67x +0\\.63x");
+        assertThat(PairedShots.summary(List.of("A.ref", "A.fast"), rounds, List.of(0, 0, 1, 1), 2, 1)
+                        .lines()
+                        .filter(l -> l.startsWith("A.ref"))
+                        .findFirst()
+                        .orElseThrow())
+                .matches("A\\.ref +150 +100, 200 +0\\.63x +1\\.67x");
     }
 
     @Test
