@@ -182,7 +182,11 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             metrics = NativeReaderMetrics.unregistered();
         }
         if (tracker == null) {
+            // Never registered: used inside a plain IcebergSource, whose reader will not say when it
+            // closes. Closed from the start, the tracker is among the source's only while it holds
+            // memory, so the readers of finished jobs leave nothing behind.
             tracker = newTracker(name);
+            tracker.close();
         }
         if (binaryRows == null && binaryRowType != null) {
             binaryRows = new BinaryRowBuffers(binaryRowType);
@@ -213,7 +217,8 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
     /**
      * Closed by {@link #readerClosed()}; it leaves {@link #TRACKER} once Flink has recycled the
      * last of its batches, which may be after the reader closed. A function used without
-     * {@link NativeIcebergSource} is never told its reader closed, so its tracker stays.
+     * {@link NativeIcebergSource} is never told its reader closed, so {@link #apply} closes its
+     * tracker at once: it joins {@link #TRACKER} whenever it holds memory and leaves when drained.
      */
     private MemoryTracker newTracker(String trackerName) {
         return TRACKER.child(trackerName, options.maxNativeBytes(), NativeReadOptions.MAX_NATIVE_BYTES_OPTIONS);

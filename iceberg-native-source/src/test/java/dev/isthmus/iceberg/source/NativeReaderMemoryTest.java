@@ -129,6 +129,30 @@ class NativeReaderMemoryTest {
     }
 
     @Test
+    void aFunctionNeverRegisteredHoldsATrackerOnlyWhileItHoldsBatches() throws Exception {
+        Table table = table();
+        int before = NativeReaderFunction.sourceMemory().children().size();
+        // As inside a plain IcebergSource: no NativeIcebergSource registers it or says it closed.
+        NativeReaderFunction reader = function(table, NativeReadOptions.defaults());
+        for (int round = 0; round < 2; round++) {
+            try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> batches =
+                    reader.apply(split(table))) {
+                RecordsWithSplitIds<RecordAndPosition<RowData>> held = batches.next();
+                assertTrue(
+                        NativeReaderFunction.sourceMemory().children().contains(reader.tracker()),
+                        "holding a batch: counted under the source's tracker (round " + round + ")");
+                assertEquals(1, reader.tracker().liveArrays());
+                held.recycle();
+            }
+            assertEquals(0, reader.tracker().liveBytes());
+            assertFalse(
+                    NativeReaderFunction.sourceMemory().children().contains(reader.tracker()),
+                    "drained: gone (round " + round + ")");
+            assertEquals(before, NativeReaderFunction.sourceMemory().children().size(), "no tracker left behind");
+        }
+    }
+
+    @Test
     void aCapReachedWhileBatchesAreHeldLeavesNothingOnceTheyAreReleased() throws Exception {
         Table table = table();
         IcebergSourceSplit split = split(table);
