@@ -46,6 +46,8 @@ public final class MemoryTracker implements AutoCloseable {
     private final AtomicLong liveArrays = new AtomicLong();
     /** Set by {@link #close()}: the tracker detaches from its parent as soon as it holds nothing. */
     private volatile boolean closed;
+    /** Orders the membership changes of this tracker (never held while another lock is taken). */
+    private final Object membershipLock = new Object();
 
     private MemoryTracker(String name, MemoryTracker parent, long limit, String limitSource) {
         this.name = name;
@@ -129,7 +131,7 @@ public final class MemoryTracker implements AutoCloseable {
         }
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveBytes.addAndGet(bytes);
-            t.reattachIfClosed();
+            t.settleIfClosed();
         }
     }
 
@@ -146,7 +148,7 @@ public final class MemoryTracker implements AutoCloseable {
     public void freed(long bytes) {
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveBytes.addAndGet(-bytes);
-            t.detachIfDrained();
+            t.settleIfClosed();
         }
     }
 
@@ -154,7 +156,7 @@ public final class MemoryTracker implements AutoCloseable {
     public void arrayOpened() {
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveArrays.incrementAndGet();
-            t.reattachIfClosed();
+            t.settleIfClosed();
         }
     }
 
@@ -162,7 +164,7 @@ public final class MemoryTracker implements AutoCloseable {
     public void arrayClosed() {
         for (MemoryTracker t = this; t != null; t = t.parent) {
             t.liveArrays.decrementAndGet();
-            t.detachIfDrained();
+            t.settleIfClosed();
         }
     }
 
@@ -198,7 +200,7 @@ public final class MemoryTracker implements AutoCloseable {
             throw new UnsupportedOperationException("the root tracker cannot be closed");
         }
         closed = true;
-        detachIfDrained();
+        settleIfClosed();
     }
 
     /** Whether {@link #close()} was called. */
@@ -207,24 +209,29 @@ public final class MemoryTracker implements AutoCloseable {
     }
 
     /**
-     * Both sides check after their own write (the release after its count, the close after
-     * {@code closed}), all on volatiles, so at least one of them sees the tracker closed and
-     * drained; removing twice is harmless.
+     * After any count change or a close: a closed tracker is among its parent's children while it
+     * holds memory or arrays (a fetcher still importing after its reader closed, or a reader no one
+     * closes), and leaves them when drained.
      */
-    private void detachIfDrained() {
-        if (closed && liveBytes.get() == 0 && liveArrays.get() == 0) {
-            parent.children.remove(this);
+    private void settleIfClosed() {
+        if (closed && parent != null) {
+            settleMembership();
         }
     }
 
     /**
-     * A closed tracker that counts memory again (a fetcher still importing after its reader
-     * closed) goes back among its parent's children, which show every tracker that holds memory;
-     * the release that drains it removes it again.
+     * Every count change on a closed tracker ends here after it, and the decision is made from the
+     * counts read under the lock, so the last thread through sees the last counts: once every
+     * change has settled, an import and a release racing on two threads have left the tracker
+     * among its parent's children exactly when it holds something.
      */
-    private void reattachIfClosed() {
-        if (closed && parent != null && (liveBytes.get() > 0 || liveArrays.get() > 0)) {
-            parent.children.add(this);
+    private void settleMembership() {
+        synchronized (membershipLock) {
+            if (liveBytes.get() > 0 || liveArrays.get() > 0) {
+                parent.children.add(this);
+            } else {
+                parent.children.remove(this);
+            }
         }
     }
 
