@@ -96,8 +96,12 @@ public class NestedBenchmark {
     @Param("1000000")
     public int rows;
 
-    private Map<String, String> properties;
-    private RowType rowType;
+    /** zstd level 3, a table's defaults otherwise: what both writers write with. */
+    static final Map<String, String> PROPERTIES =
+            Map.of(TableProperties.PARQUET_COMPRESSION, "zstd", TableProperties.PARQUET_COMPRESSION_LEVEL, "3");
+
+    private static final RowType ROW_TYPE = NativeParquetWriter.flinkType(SCHEMA);
+
     private RowData[] bids;
     private Path dir;
     private Path stockFile;
@@ -106,15 +110,12 @@ public class NestedBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        properties =
-                Map.of(TableProperties.PARQUET_COMPRESSION, "zstd", TableProperties.PARQUET_COMPRESSION_LEVEL, "3");
-        rowType = NativeParquetWriter.flinkType(SCHEMA);
         bids = bids(rows, 1);
         dir = Files.createTempDirectory("isthmus-nested");
         stockFile = dir.resolve("stock.parquet");
         nativeFile = dir.resolve("native.parquet");
         input = dir.resolve("input.parquet");
-        writeStock(input);
+        writeStock(input, bids);
         long stock = readStock(input);
         long isthmus = readNative(input);
         if (stock != isthmus) {
@@ -151,16 +152,17 @@ public class NestedBenchmark {
         return rows;
     }
 
-    private long writeStock(Path file) throws IOException {
+    /** Writes {@code rows} to {@code file} as Iceberg's Flink sink writes a data file; returns its length. */
+    static long writeStock(Path file, RowData[] rows) throws IOException {
         FileAppender<RowData> writer = Parquet.write(org.apache.iceberg.Files.localOutput(file.toFile()))
                 .schema(SCHEMA)
-                .createWriterFunc(messageType -> FlinkParquetWriters.buildWriter(rowType, messageType))
-                .setAll(properties)
+                .createWriterFunc(messageType -> FlinkParquetWriters.buildWriter(ROW_TYPE, messageType))
+                .setAll(PROPERTIES)
                 .metricsConfig(MetricsConfig.getDefault())
                 .overwrite()
                 .build();
         try (writer) {
-            for (RowData row : bids) {
+            for (RowData row : rows) {
                 writer.add(row);
             }
         }
@@ -169,14 +171,14 @@ public class NestedBenchmark {
 
     @Benchmark
     public long encodeIcebergFlinkWriter() throws IOException {
-        return writeStock(stockFile);
+        return writeStock(stockFile, bids);
     }
 
     @Benchmark
     public long encodeIsthmus() throws IOException {
         NativeParquetWriter writer = NativeParquet.write(org.apache.iceberg.Files.localOutput(nativeFile.toFile()))
                 .schema(SCHEMA)
-                .setAll(properties)
+                .setAll(PROPERTIES)
                 .memoryTracker(TRACKER)
                 .overwrite()
                 .build();

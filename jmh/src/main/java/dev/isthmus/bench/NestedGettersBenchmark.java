@@ -3,22 +3,15 @@ package dev.isthmus.bench;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.iceberg.sink.parquet.NativeParquetWriter;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.RowData;
-import org.apache.iceberg.MetricsConfig;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.flink.data.FlinkParquetWriters;
-import org.apache.iceberg.io.FileAppender;
-import org.apache.iceberg.parquet.Parquet;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -57,20 +50,7 @@ public class NestedGettersBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         input = Files.createTempFile("isthmus-nested-getters", ".parquet");
-        FileAppender<RowData> writer = Parquet.write(org.apache.iceberg.Files.localOutput(input.toFile()))
-                .schema(NestedBenchmark.SCHEMA)
-                .createWriterFunc(messageType -> FlinkParquetWriters.buildWriter(
-                        NativeParquetWriter.flinkType(NestedBenchmark.SCHEMA), messageType))
-                .setAll(Map.of(
-                        TableProperties.PARQUET_COMPRESSION, "zstd", TableProperties.PARQUET_COMPRESSION_LEVEL, "3"))
-                .metricsConfig(MetricsConfig.getDefault())
-                .overwrite()
-                .build();
-        try (writer) {
-            for (RowData row : NestedBenchmark.bids(1_000_000, 1)) {
-                writer.add(row);
-            }
-        }
+        NestedBenchmark.writeStock(input, NestedBenchmark.bids(1_000_000, 1));
     }
 
     @TearDown(Level.Trial)
