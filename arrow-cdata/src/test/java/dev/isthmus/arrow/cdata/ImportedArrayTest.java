@@ -133,6 +133,8 @@ class ImportedArrayTest {
         assertEquals(0, tracker.liveArrays());
         assertEquals(0, tracker.liveBytes());
         assertThrows(IllegalStateException.class, () -> prices.getLong(0));
+        // The nulls are read from a heap copy of the bitmap; a read after the release still throws.
+        assertThrows(IllegalStateException.class, () -> prices.isNullAt(1));
         assertThrows(
                 IllegalStateException.class,
                 () -> imported.view().buffer(1).get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
@@ -334,12 +336,27 @@ class ImportedArrayTest {
                 0,
                 new MemorySegment[] {producer.validity(true, false, true), producer.ints(0, 2, 2, 5)},
                 elements);
+        ArrayColumnVector tags;
         try (ImportedArray imported = ImportedArray.receive(tracker, produce(list, listSchema))) {
-            ArrayColumnVector tags = (ArrayColumnVector) ArrowVectors.of(imported.view());
+            tags = (ArrayColumnVector) ArrowVectors.of(imported.view());
             ArrayData first = tags.getArray(0);
             assertArrayEquals(new long[] {1, 2}, first.toLongArray());
             assertTrue(tags.isNullAt(1));
             assertArrayEquals(new long[] {3, 4, 5}, tags.getArray(2).toLongArray());
+        }
+        // Offsets and nulls are read from heap copies; reads after the release still throw.
+        assertThrows(IllegalStateException.class, () -> tags.getArray(0));
+        assertThrows(IllegalStateException.class, () -> tags.isNullAt(1));
+
+        MemorySegment largeSchema = producer.schema("+L", "tags", NULLABLE, producer.schema("l", "element", 0));
+        MemorySegment largeElements =
+                producer.array(5, 0, 0, new MemorySegment[] {null, producer.longs(1, 2, 3, 4, 5)});
+        MemorySegment largeList =
+                producer.array(2, 0, 1, new MemorySegment[] {null, producer.longs(0, 2, 2, 5)}, largeElements);
+        try (ImportedArray imported = ImportedArray.receive(tracker, produce(largeList, largeSchema))) {
+            ArrayColumnVector large = (ArrayColumnVector) ArrowVectors.of(imported.view());
+            assertEquals(0, large.getArray(0).size());
+            assertArrayEquals(new long[] {3, 4, 5}, large.getArray(1).toLongArray());
         }
 
         MemorySegment mapSchema = producer.schema(
@@ -358,6 +375,18 @@ class ImportedArrayTest {
             assertEquals(2, second.size());
             assertArrayEquals(new int[] {8, 9}, second.keyArray().toIntArray());
             assertArrayEquals(new long[] {80, 90}, second.valueArray().toLongArray());
+        }
+    }
+
+    @Test
+    void aLargeListBeyondWhatFlinkCanIndexIsRefusedWhenItsVectorIsBuilt() {
+        long elements = 3_000_000_000L;
+        MemorySegment schema = producer.schema("+L", "tags", 0, producer.schema("n", "element", 0));
+        MemorySegment nulls = producer.array(elements, elements, 0, new MemorySegment[] {});
+        MemorySegment list = producer.array(1, 0, 0, new MemorySegment[] {null, producer.longs(0, elements)}, nulls);
+        try (ImportedArray imported = ImportedArray.receive(tracker, produce(list, schema))) {
+            var e = assertThrows(IllegalArgumentException.class, () -> ArrowVectors.of(imported.view()));
+            assertTrue(e.getMessage().contains("3000000000"), e.getMessage());
         }
     }
 

@@ -9,22 +9,39 @@ import org.apache.flink.table.data.columnar.vector.ColumnVector;
  * first value in its buffers (the array's own offset plus any enclosing struct's).
  */
 abstract class ValidityVector implements ColumnVector {
-    /** {@code null} when the array has no nulls, so the common case costs one branch. */
+    /**
+     * {@code null} when the array has no nulls, so the common case costs one branch. Kept for the
+     * readers that test many rows' nulls in one pass ({@link ColumnReads}, for binary rows).
+     */
     final MemorySegment validity;
+
+    /**
+     * The bitmap copied to the heap when the vector is built (an eighth of a byte a row), for
+     * {@link #isNullAt}. Read through FFM, each null test inlines some 900 C2 nodes of checks
+     * into its caller, so a reader's method that tests a dozen fields' nulls reaches C2's
+     * inlining cutoff and calls its later getters out of line; from the heap it costs a bounds
+     * check and the batch's liveness check below.
+     */
+    private final byte[] nullBits;
 
     protected final long offset;
 
     ValidityVector(MemorySegment validity, long offset) {
         this.validity = validity;
+        this.nullBits = validity == null ? null : validity.toArray(ValueLayout.JAVA_BYTE);
         this.offset = offset;
     }
 
     @Override
     public boolean isNullAt(int i) {
-        if (validity == null) {
+        byte[] bits = nullBits;
+        if (bits == null) {
             return false;
         }
+        if (!validity.scope().isAlive()) {
+            throw new IllegalStateException("Already closed: the batch was released");
+        }
         long bit = offset + i;
-        return (validity.get(ValueLayout.JAVA_BYTE, bit >>> 3) & (1 << (bit & 7))) == 0;
+        return (bits[(int) (bit >>> 3)] & (1 << (bit & 7))) == 0;
     }
 }
