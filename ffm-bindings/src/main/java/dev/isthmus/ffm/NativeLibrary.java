@@ -10,14 +10,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -196,21 +195,18 @@ public final class NativeLibrary {
     /**
      * The resource's bytes at {@code <tmp>/isthmus-<user>-<hash>/libisthmus.so}: the file already
      * there if it holds exactly these bytes, else a fresh copy moved into place atomically (so a
-     * concurrent JVM sees either no file or a whole one). A directory of that name that is not
-     * the user's alone is not trusted: a private temporary directory serves instead.
+     * concurrent JVM sees either no file or a whole one). The hash is the SHA-256 the build
+     * recorded beside the library ({@code libisthmus.so.sha256}), so loading hashes nothing; a
+     * file found is compared byte for byte. A directory of that name that is not the user's
+     * alone is not trusted: a private temporary directory serves instead.
      */
     private static Path extract(String resource, Path tmp, String user) {
-        byte[] library;
-        try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new NativeLibraryException("the Isthmus native library is not on the classpath (" + resource
-                        + " is missing from isthmus-ffm-bindings); build rust-core first, or set -D" + PATH_PROPERTY);
-            }
-            library = in.readAllBytes();
-        } catch (IOException e) {
-            throw new NativeLibraryException("cannot read the Isthmus native library " + resource + ": " + e, e);
+        byte[] library = readResource(resource);
+        String hash = new String(readResource(resource + ".sha256"), StandardCharsets.US_ASCII).strip();
+        if (!hash.matches("[0-9a-f]{64}")) {
+            throw new NativeLibraryException("the Isthmus native library's hash " + resource
+                    + ".sha256 is not a SHA-256 in hex; rebuild isthmus-ffm-bindings");
         }
-        String hash = sha256(library);
         String owner = user.replaceAll("[^A-Za-z0-9._-]", "_");
         try {
             Path dir = tmp.resolve("isthmus-" + owner + "-" + hash.substring(0, 16));
@@ -219,7 +215,9 @@ public final class NativeLibrary {
                 dir.toFile().deleteOnExit();
             }
             Path file = dir.resolve(LIBRARY_FILE);
-            if (Files.isRegularFile(file) && hash.equals(sha256(Files.readAllBytes(file)))) {
+            if (Files.isRegularFile(file)
+                    && Files.size(file) == library.length
+                    && Arrays.equals(library, Files.readAllBytes(file))) {
                 return file;
             }
             Path partial = Files.createTempFile(dir, LIBRARY_FILE, ".partial");
@@ -236,6 +234,18 @@ public final class NativeLibrary {
         }
     }
 
+    private static byte[] readResource(String resource) {
+        try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new NativeLibraryException("the Isthmus native library is not on the classpath (" + resource
+                        + " is missing from isthmus-ffm-bindings); build rust-core first, or set -D" + PATH_PROPERTY);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new NativeLibraryException("cannot read the Isthmus native library " + resource + ": " + e, e);
+        }
+    }
+
     /** Whether {@code dir} is (now) a directory that only {@code user} may enter. */
     private static boolean ownedByUserAlone(Path dir, String user) throws IOException {
         try {
@@ -249,14 +259,6 @@ public final class NativeLibrary {
                         .equals(user)
                 && Files.getPosixFilePermissions(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
                         .equals(OWNER_ONLY);
-    }
-
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
     }
 
     /**

@@ -10,11 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.isthmus.ffm.gen.isthmus_h;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -65,6 +68,37 @@ class NativeLibraryTest {
         Path again = NativeLibrary.locate(linuxX86(tmp), Map.of());
         assertEquals(first, again);
         assertArrayEquals(library, Files.readAllBytes(again));
+    }
+
+    @Test
+    void aDamagedCopyOfTheSameSizeIsReplacedWhole(@TempDir Path tmp) throws Exception {
+        Path first = NativeLibrary.locate(linuxX86(tmp), Map.of());
+        byte[] library = Files.readAllBytes(first);
+        byte[] damaged = library.clone();
+        damaged[damaged.length / 2] ^= 1;
+        Files.write(first, damaged);
+        Path again = NativeLibrary.locate(linuxX86(tmp), Map.of());
+        assertEquals(first, again);
+        assertArrayEquals(library, Files.readAllBytes(again));
+    }
+
+    /** The loader trusts the build's hash to name the directory; the build must get it right. */
+    @Test
+    void theDirectoryIsNamedByTheLibrarysSha256AsTheBuildRecordedIt(@TempDir Path tmp) throws Exception {
+        String resource = "/native/linux-x86_64/" + NativeLibrary.LIBRARY_FILE;
+        byte[] library;
+        byte[] recorded;
+        try (var in = NativeLibrary.class.getResourceAsStream(resource);
+                var hash = NativeLibrary.class.getResourceAsStream(resource + ".sha256")) {
+            library = in.readAllBytes();
+            recorded = hash.readAllBytes();
+        }
+        String sha256 =
+                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(library));
+        assertEquals(sha256, new String(recorded, StandardCharsets.US_ASCII).strip());
+        Path file = NativeLibrary.locate(linuxX86(tmp), Map.of());
+        assertTrue(file.getParent().getFileName().toString().endsWith("-" + sha256.substring(0, 16)), file.toString());
+        assertArrayEquals(library, Files.readAllBytes(file));
     }
 
     @Test
