@@ -18,9 +18,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 problems=()
 
-# Only Isthmus's own entries: its packages, the library, service files, the licence files and
-# Maven's metadata of Isthmus artifacts.
-allowed='^(dev/isthmus/.+|native/linux-x86_64/libisthmus\.so|META-INF/(MANIFEST\.MF|LICENSE|NOTICE)|META-INF/services/[^/]+|META-INF/maven/dev\.isthmus/.+)$'
+# Only Isthmus's own entries: its packages, the library and its recorded hash, service files, the
+# licence files and Maven's metadata of Isthmus artifacts.
+allowed='^(dev/isthmus/.+|native/linux-x86_64/libisthmus\.so(\.sha256)?|META-INF/(MANIFEST\.MF|LICENSE|NOTICE)|META-INF/services/[^/]+|META-INF/maven/dev\.isthmus/.+)$'
 "$tool" tf "$bundle" | grep -v '/$' | sort > "$work/bundle.entries"
 while IFS= read -r entry; do
     problems+=("unexpected entry $entry")
