@@ -16,7 +16,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -196,17 +199,13 @@ public final class NativeLibrary {
      * The resource's bytes at {@code <tmp>/isthmus-<user>-<hash>/libisthmus.so}: the file already
      * there if it holds exactly these bytes, else a fresh copy moved into place atomically (so a
      * concurrent JVM sees either no file or a whole one). The hash is the SHA-256 the build
-     * recorded beside the library ({@code libisthmus.so.sha256}), so loading hashes nothing; a
-     * file found is compared byte for byte. A directory of that name that is not the user's
-     * alone is not trusted: a private temporary directory serves instead.
+     * recorded beside the library ({@code libisthmus.so.sha256}): a file found is compared byte
+     * for byte, and the library is hashed only before a copy is written. A directory of that name
+     * that is not the user's alone is not trusted: a private temporary directory serves instead.
      */
     private static Path extract(String resource, Path tmp, String user) {
         byte[] library = readResource(resource);
-        String hash = new String(readResource(resource + ".sha256"), StandardCharsets.US_ASCII).strip();
-        if (!hash.matches("[0-9a-f]{64}")) {
-            throw new NativeLibraryException("the Isthmus native library's hash " + resource
-                    + ".sha256 is not a SHA-256 in hex; rebuild isthmus-ffm-bindings");
-        }
+        String hash = recordedHash(resource + ".sha256");
         String owner = user.replaceAll("[^A-Za-z0-9._-]", "_");
         try {
             Path dir = tmp.resolve("isthmus-" + owner + "-" + hash.substring(0, 16));
@@ -220,6 +219,12 @@ public final class NativeLibrary {
                     && Arrays.equals(library, Files.readAllBytes(file))) {
                 return file;
             }
+            // Writing is rare (a first load, or a copy that differs): only then is the recorded
+            // hash checked, so a stale one cannot name another build's directory.
+            if (!hash.equals(sha256(library))) {
+                throw new NativeLibraryException("the hash recorded in " + resource + ".sha256 is not the library's;"
+                        + " the jar mixes two builds: rebuild isthmus-ffm-bindings");
+            }
             Path partial = Files.createTempFile(dir, LIBRARY_FILE, ".partial");
             try {
                 Files.write(partial, library);
@@ -231,6 +236,34 @@ public final class NativeLibrary {
         } catch (IOException e) {
             throw new NativeLibraryException(
                     "cannot extract the Isthmus native library " + resource + " under " + tmp + ": " + e, e);
+        }
+    }
+
+    /** The SHA-256 the build wrote beside the library, in hex. */
+    private static String recordedHash(String resource) {
+        String hash;
+        try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new NativeLibraryException(resource + " is missing beside the Isthmus native library: the"
+                        + " isthmus-ffm-bindings build writes it, and a jar repackaging Isthmus must keep it"
+                        + " (or set -D" + PATH_PROPERTY + ")");
+            }
+            hash = new String(in.readNBytes(100), StandardCharsets.US_ASCII).strip();
+        } catch (IOException e) {
+            throw new NativeLibraryException("cannot read " + resource + ": " + e, e);
+        }
+        if (!hash.matches("[0-9a-f]{64}")) {
+            throw new NativeLibraryException(
+                    resource + " does not hold a SHA-256 in hex; rebuild isthmus-ffm-bindings");
+        }
+        return hash;
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 

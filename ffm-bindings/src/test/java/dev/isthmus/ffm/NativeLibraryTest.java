@@ -102,6 +102,47 @@ class NativeLibraryTest {
     }
 
     @Test
+    void aMissingMalformedOrStaleRecordedHashIsRefusedNamingTheFile(@TempDir Path tmp) throws Exception {
+        String resource = "native/linux-x86_64/" + NativeLibrary.LIBRARY_FILE;
+        byte[] library;
+        try (var in = NativeLibrary.class.getResourceAsStream("/" + resource)) {
+            library = in.readAllBytes();
+        }
+        String stale = "0".repeat(64);
+        Map<String, String> messages = new java.util.LinkedHashMap<>();
+        for (String recorded : new String[] {null, "not a hash", stale}) {
+            Path resources = Files.createTempDirectory(tmp, "resources");
+            Files.createDirectories(resources.resolve(resource).getParent());
+            Files.write(resources.resolve(resource), library);
+            if (recorded != null) {
+                Files.writeString(resources.resolve(resource + ".sha256"), recorded + "\n");
+            }
+            URL classes =
+                    NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation();
+            try (URLClassLoader loader = new JobClassLoader(classes, resources)) {
+                Class<?> loaded = Class.forName(NativeLibrary.class.getName(), true, loader);
+                var locate = loaded.getDeclaredMethod("locate", Properties.class, Map.class);
+                locate.setAccessible(true);
+                var e = assertThrows(
+                        java.lang.reflect.InvocationTargetException.class,
+                        () -> locate.invoke(null, linuxX86(tmp), Map.of()));
+                assertEquals(
+                        NativeLibraryException.class.getName(),
+                        e.getCause().getClass().getName());
+                messages.put(String.valueOf(recorded), e.getCause().getMessage());
+            }
+        }
+        assertTrue(messages.get("null").contains(resource + ".sha256 is missing"), messages.get("null"));
+        assertTrue(messages.get("not a hash").contains("does not hold a SHA-256"), messages.get("not a hash"));
+        assertTrue(messages.get(stale).contains("is not the library's"), messages.get(stale));
+        try (var dirs = Files.list(tmp)) {
+            assertTrue(
+                    dirs.noneMatch(d -> Files.exists(d.resolve(NativeLibrary.LIBRARY_FILE))),
+                    "no library was extracted under a stale hash");
+        }
+    }
+
+    @Test
     void aDirectoryOthersMayEnterIsNotTrusted(@TempDir Path tmp) throws Exception {
         Path expected = NativeLibrary.locate(linuxX86(tmp), Map.of()).getParent();
         Files.walk(expected)
@@ -152,8 +193,29 @@ class NativeLibraryTest {
 
     /** Loads Isthmus's classes itself, as Flink's child-first job class loader does. */
     private static final class JobClassLoader extends URLClassLoader {
+        /** Where {@code native/} resources come from instead, or {@code null}. */
+        private final Path nativeResources;
+
         JobClassLoader(URL classes) {
+            this(classes, null);
+        }
+
+        JobClassLoader(URL classes, Path nativeResources) {
             super(new URL[] {classes}, NativeLibraryTest.class.getClassLoader());
+            this.nativeResources = nativeResources;
+        }
+
+        @Override
+        public URL getResource(String name) {
+            if (nativeResources != null && name.startsWith("native/")) {
+                Path file = nativeResources.resolve(name);
+                try {
+                    return Files.exists(file) ? file.toUri().toURL() : null;
+                } catch (java.net.MalformedURLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return super.getResource(name);
         }
 
         @Override
