@@ -77,7 +77,12 @@ public final class ArrowVectors {
                 new ValueVectors.FixedBytes(validity, view.buffer(1), offset, w.byteWidth(), arrayElements);
             case ArrowType.Struct s -> new NestedVectors.Rows(validity, offset, children(view, offset));
             case ArrowType.List l ->
-                new NestedVectors.Lists(validity, view.buffer(1), offset, l.large(), of(view.child(0), 0, false));
+                new NestedVectors.Lists(
+                        validity,
+                        view.buffer(1),
+                        offset,
+                        NestedVectors.starts(view.buffer(1), l.large(), view.path()),
+                        of(view.child(0), 0, false));
             case ArrowType.Map m -> {
                 ArrowArrayView entries = view.child(0);
                 long entriesOffset = entries.offset();

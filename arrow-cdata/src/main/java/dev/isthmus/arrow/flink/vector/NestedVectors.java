@@ -25,6 +25,11 @@ final class NestedVectors {
             this.children = new VectorizedColumnBatch(children);
         }
 
+        private Rows(Rows nulls, ColumnVector[] children) {
+            super(nulls);
+            this.children = new VectorizedColumnBatch(children);
+        }
+
         @Override
         public ColumnarRowData getRow(int i) {
             return new ColumnarRowData(children, i);
@@ -41,40 +46,33 @@ final class NestedVectors {
 
         /** These rows with {@code fields} for fields. */
         Rows withFields(ColumnVector[] fields) {
-            return new Rows(validity, offset, fields.clone());
+            return new Rows(this, fields.clone());
         }
     }
 
     /**
      * Reads list offsets; shared by lists and maps (a map is a list of entries). The offsets are
-     * copied to the heap when the vector is built, as a string vector's are on its first read: a
-     * list read through FFM costs two checked native reads, each some 900 C2 nodes inlined into
-     * the reader's method (see {@link ValidityVector#isNullAt}).
+     * copied to the heap when the vector is built, as a string vector's are on its first read:
+     * read through FFM, a list's two offsets inlined some 1,400 C2 nodes of checks into the
+     * reader's method (see {@link ValidityVector#isNullAt}).
      */
     private abstract static class OffsetsVector extends ValidityVector {
+        /** Kept for its scope, which says whether the batch is still open. */
         private final MemorySegment offsets;
-        private final boolean large;
         /** Entry {@code i} is where list {@code i - offset} starts; Flink's arrays index by int. */
         private final int[] starts;
 
-        OffsetsVector(MemorySegment validity, MemorySegment offsets, long offset, boolean large) {
+        OffsetsVector(MemorySegment validity, MemorySegment offsets, long offset, int[] starts) {
             super(validity, offset);
             this.offsets = offsets;
-            this.large = large;
-            this.starts = large ? narrow(offsets) : offsets.toArray(ValueLayout.JAVA_INT_UNALIGNED);
+            this.starts = starts;
         }
 
-        private static int[] narrow(MemorySegment offsets) {
-            long[] wide = offsets.toArray(ValueLayout.JAVA_LONG_UNALIGNED);
-            int[] starts = new int[wide.length];
-            for (int i = 0; i < wide.length; i++) {
-                if (wide[i] != (int) wide[i]) {
-                    throw new IllegalArgumentException("A large list's offset " + wide[i]
-                            + " is beyond what Flink's arrays can index (" + Integer.MAX_VALUE + ")");
-                }
-                starts[i] = (int) wide[i];
-            }
-            return starts;
+        /** A vector over the same nulls and offsets as {@code lists}, sharing their copies. */
+        OffsetsVector(OffsetsVector lists) {
+            super(lists);
+            this.offsets = lists.offsets;
+            this.starts = lists.starts;
         }
 
         /** Where list {@code i} starts, after checking that the batch is open. */
@@ -89,21 +87,40 @@ final class NestedVectors {
         final int end(int i) {
             return starts[(int) offset + i + 1];
         }
+    }
 
-        final MemorySegment offsets() {
-            return offsets;
+    /**
+     * The heap copy of a list or map array's offsets. 64-bit offsets are narrowed: Flink's
+     * arrays index their elements by int.
+     *
+     * @throws IllegalArgumentException naming {@code path} if an offset is beyond an int
+     */
+    static int[] starts(MemorySegment offsets, boolean large, String path) {
+        if (!large) {
+            return offsets.toArray(ValueLayout.JAVA_INT_UNALIGNED);
         }
-
-        final boolean large() {
-            return large;
+        int[] starts = new int[Math.toIntExact(offsets.byteSize() / Long.BYTES)];
+        for (int i = 0; i < starts.length; i++) {
+            long start = offsets.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i);
+            if (start != (int) start) {
+                throw new IllegalArgumentException("'" + path + "': offset " + start + " of a large list is beyond "
+                        + Integer.MAX_VALUE + ", the most elements Flink's arrays can index");
+            }
+            starts[i] = (int) start;
         }
+        return starts;
     }
 
     static final class Lists extends OffsetsVector implements ArrayColumnVector {
         private final ColumnVector elements;
 
-        Lists(MemorySegment validity, MemorySegment offsets, long offset, boolean large, ColumnVector elements) {
-            super(validity, offsets, offset, large);
+        Lists(MemorySegment validity, MemorySegment offsets, long offset, int[] starts, ColumnVector elements) {
+            super(validity, offsets, offset, starts);
+            this.elements = elements;
+        }
+
+        private Lists(Lists lists, ColumnVector elements) {
+            super(lists);
             this.elements = elements;
         }
 
@@ -119,7 +136,7 @@ final class NestedVectors {
 
         /** These lists with their elements read from {@code newElements} instead. */
         Lists withElements(ColumnVector newElements) {
-            return new Lists(validity, offsets(), offset, large(), newElements);
+            return new Lists(this, newElements);
         }
     }
 
@@ -128,8 +145,14 @@ final class NestedVectors {
         private final ColumnVector values;
 
         Maps(MemorySegment validity, MemorySegment offsets, long offset, ColumnVector keys, ColumnVector values) {
-            super(validity, offsets, offset, false);
+            super(validity, offsets, offset, starts(offsets, false, ""));
             this.keys = keys;
+            this.values = values;
+        }
+
+        private Maps(Maps maps, ColumnVector values) {
+            super(maps);
+            this.keys = maps.keys;
             this.values = values;
         }
 
@@ -145,7 +168,7 @@ final class NestedVectors {
 
         /** These maps with their values read from {@code newValues} instead. */
         Maps withValues(ColumnVector newValues) {
-            return new Maps(validity, offsets(), offset, keys, newValues);
+            return new Maps(this, newValues);
         }
     }
 }

@@ -10,17 +10,19 @@ import org.apache.flink.table.data.columnar.vector.ColumnVector;
  */
 abstract class ValidityVector implements ColumnVector {
     /**
-     * {@code null} when the array has no nulls, so the common case costs one branch. Kept for the
-     * readers that test many rows' nulls in one pass ({@link ColumnReads}, for binary rows).
+     * {@code null} when the array has no nulls. Kept for the readers that test many rows' nulls
+     * in one pass ({@link ColumnReads}, for binary rows) or ask whether a column has nulls at all,
+     * and for its scope, which says whether the batch is still open.
      */
     final MemorySegment validity;
 
     /**
      * The bitmap copied to the heap when the vector is built (an eighth of a byte a row), for
-     * {@link #isNullAt}. Read through FFM, each null test inlines some 900 C2 nodes of checks
-     * into its caller, so a reader's method that tests a dozen fields' nulls reaches C2's
-     * inlining cutoff and calls its later getters out of line; from the heap it costs a bounds
-     * check and the batch's liveness check below.
+     * {@link #isNullAt}; {@code null} with {@link #validity}, so the common case costs one branch.
+     * Read through FFM, each null test inlines some 900 C2 nodes of checks into its caller, so a
+     * reader's method that tests a dozen fields' nulls reaches C2's inlining cutoff and calls
+     * its later getters out of line; from the heap it costs a bounds check and the batch's
+     * liveness check below.
      */
     private final byte[] nullBits;
 
@@ -30,6 +32,13 @@ abstract class ValidityVector implements ColumnVector {
         this.validity = validity;
         this.nullBits = validity == null ? null : validity.toArray(ValueLayout.JAVA_BYTE);
         this.offset = offset;
+    }
+
+    /** A vector over the same nulls as {@code nulls}, sharing its copy of them. */
+    ValidityVector(ValidityVector nulls) {
+        this.validity = nulls.validity;
+        this.nullBits = nulls.nullBits;
+        this.offset = nulls.offset;
     }
 
     @Override
