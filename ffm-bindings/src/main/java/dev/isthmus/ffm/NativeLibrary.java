@@ -202,6 +202,9 @@ public final class NativeLibrary {
      * recorded beside the library ({@code libisthmus.so.sha256}): a file found is compared byte
      * for byte, and the library is hashed only before a copy is written. A directory of that name
      * that is not the user's alone is not trusted: a private temporary directory serves instead.
+     *
+     * @throws NativeLibraryException if the library or its recorded hash is missing, the record
+     *     is not a SHA-256, it is not the library's, or the copy cannot be written
      */
     private static Path extract(String resource, Path tmp, String user) {
         byte[] library = readResource(resource);
@@ -219,8 +222,9 @@ public final class NativeLibrary {
                     && Arrays.equals(library, Files.readAllBytes(file))) {
                 return file;
             }
-            // Writing is rare (a first load, or a copy that differs): only then is the recorded
-            // hash checked, so a stale one cannot name another build's directory.
+            // Writing happens on a first load, for a copy that differs, and on every load where
+            // the named directory is not trusted: only then is the library hashed, so a stale
+            // record cannot name another build's directory.
             if (!hash.equals(sha256(library))) {
                 throw new NativeLibraryException("the hash recorded in " + resource + ".sha256 is not the library's;"
                         + " the jar mixes two builds: rebuild isthmus-ffm-bindings");

@@ -132,6 +132,7 @@ class NativeLibraryTest {
                 messages.put(String.valueOf(recorded), e.getCause().getMessage());
             }
         }
+        messages.values().forEach(message -> assertTrue(message.contains(resource + ".sha256"), message));
         assertTrue(messages.get("null").contains(resource + ".sha256 is missing"), messages.get("null"));
         assertTrue(messages.get("not a hash").contains("does not hold a SHA-256"), messages.get("not a hash"));
         assertTrue(messages.get(stale).contains("is not the library's"), messages.get(stale));

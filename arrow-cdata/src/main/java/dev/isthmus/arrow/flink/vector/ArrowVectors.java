@@ -90,6 +90,7 @@ public final class ArrowVectors {
                         validity,
                         view.buffer(1),
                         offset,
+                        NestedVectors.starts(view.buffer(1), false, view.path()),
                         of(entries.child(0), entriesOffset, true),
                         of(entries.child(1), entriesOffset, true));
             }

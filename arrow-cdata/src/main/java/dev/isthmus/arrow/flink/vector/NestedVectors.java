@@ -68,11 +68,11 @@ final class NestedVectors {
             this.starts = starts;
         }
 
-        /** A vector over the same nulls and offsets as {@code lists}, sharing their copies. */
-        OffsetsVector(OffsetsVector lists) {
-            super(lists);
-            this.offsets = lists.offsets;
-            this.starts = lists.starts;
+        /** A vector over the same nulls and offsets as {@code other}, sharing their copies. */
+        OffsetsVector(OffsetsVector other) {
+            super(other);
+            this.offsets = other.offsets;
+            this.starts = other.starts;
         }
 
         /** Where list {@code i} starts, after checking that the batch is open. */
@@ -144,8 +144,14 @@ final class NestedVectors {
         private final ColumnVector keys;
         private final ColumnVector values;
 
-        Maps(MemorySegment validity, MemorySegment offsets, long offset, ColumnVector keys, ColumnVector values) {
-            super(validity, offsets, offset, starts(offsets, false, ""));
+        Maps(
+                MemorySegment validity,
+                MemorySegment offsets,
+                long offset,
+                int[] starts,
+                ColumnVector keys,
+                ColumnVector values) {
+            super(validity, offsets, offset, starts);
             this.keys = keys;
             this.values = values;
         }

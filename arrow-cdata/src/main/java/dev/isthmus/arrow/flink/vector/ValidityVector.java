@@ -19,10 +19,10 @@ abstract class ValidityVector implements ColumnVector {
     /**
      * The bitmap copied to the heap when the vector is built (an eighth of a byte a row), for
      * {@link #isNullAt}; {@code null} with {@link #validity}, so the common case costs one branch.
-     * Read through FFM, each null test inlines some 900 C2 nodes of checks into its caller, so a
-     * reader's method that tests a dozen fields' nulls reaches C2's inlining cutoff and calls
-     * its later getters out of line; from the heap it costs a bounds check and the batch's
-     * liveness check below.
+     * Read through FFM, each null test inlines some 800-1,100 C2 nodes of checks into its
+     * caller, so a reader's method that tests a dozen fields' nulls reaches C2's inlining cutoff
+     * and calls its later getters out of line; from the heap it costs a bounds check and the
+     * batch's liveness check below.
      */
     private final byte[] nullBits;
 
