@@ -369,13 +369,15 @@ class ImportedArrayTest {
         MemorySegment values = producer.array(3, 0, 0, new MemorySegment[] {null, producer.longs(70, 80, 90)});
         MemorySegment entries = producer.array(3, 0, 0, new MemorySegment[] {null}, keys, values);
         MemorySegment map = producer.array(2, 0, 0, new MemorySegment[] {null, producer.ints(0, 1, 3)}, entries);
+        MapColumnVector attrs;
         try (ImportedArray imported = ImportedArray.receive(tracker, produce(map, mapSchema))) {
-            MapColumnVector attrs = (MapColumnVector) ArrowVectors.of(imported.view());
+            attrs = (MapColumnVector) ArrowVectors.of(imported.view());
             MapData second = attrs.getMap(1);
             assertEquals(2, second.size());
             assertArrayEquals(new int[] {8, 9}, second.keyArray().toIntArray());
             assertArrayEquals(new long[] {80, 90}, second.valueArray().toLongArray());
         }
+        assertThrows(IllegalStateException.class, () -> attrs.getMap(0));
     }
 
     @Test
