@@ -207,7 +207,10 @@ public final class NativeLibrary {
      *     is not a SHA-256, it is not the library's, or the copy cannot be written
      */
     private static Path extract(String resource, Path tmp, String user) {
-        byte[] library = readResource(resource);
+        byte[] library = readResource(
+                resource,
+                "the Isthmus native library is not on the classpath (" + resource
+                        + " is missing from isthmus-ffm-bindings); build rust-core first, or set -D" + PATH_PROPERTY);
         String hash = recordedHash(resource + ".sha256");
         String owner = user.replaceAll("[^A-Za-z0-9._-]", "_");
         try {
@@ -245,17 +248,14 @@ public final class NativeLibrary {
 
     /** The SHA-256 the build wrote beside the library, in hex. */
     private static String recordedHash(String resource) {
-        String hash;
-        try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new NativeLibraryException(resource + " is missing beside the Isthmus native library: the"
-                        + " isthmus-ffm-bindings build writes it, and a jar repackaging Isthmus must keep it"
-                        + " (or set -D" + PATH_PROPERTY + ")");
-            }
-            hash = new String(in.readNBytes(100), StandardCharsets.US_ASCII).strip();
-        } catch (IOException e) {
-            throw new NativeLibraryException("cannot read " + resource + ": " + e, e);
-        }
+        String hash = new String(
+                        readResource(
+                                resource,
+                                resource + " is missing beside the Isthmus native library: the"
+                                        + " isthmus-ffm-bindings build writes it, and a jar repackaging Isthmus must"
+                                        + " keep it (or set -D" + PATH_PROPERTY + ")"),
+                        StandardCharsets.US_ASCII)
+                .strip();
         if (!hash.matches("[0-9a-f]{64}")) {
             throw new NativeLibraryException(
                     resource + " does not hold a SHA-256 in hex; rebuild isthmus-ffm-bindings");
@@ -271,15 +271,15 @@ public final class NativeLibrary {
         }
     }
 
-    private static byte[] readResource(String resource) {
+    /** The bytes of this jar's {@code resource}; {@code missing} says what its absence means. */
+    private static byte[] readResource(String resource, String missing) {
         try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new NativeLibraryException("the Isthmus native library is not on the classpath (" + resource
-                        + " is missing from isthmus-ffm-bindings); build rust-core first, or set -D" + PATH_PROPERTY);
+                throw new NativeLibraryException(missing);
             }
             return in.readAllBytes();
         } catch (IOException e) {
-            throw new NativeLibraryException("cannot read the Isthmus native library " + resource + ": " + e, e);
+            throw new NativeLibraryException("cannot read " + resource + " of the Isthmus native library: " + e, e);
         }
     }
 
