@@ -128,6 +128,32 @@ fn rows_to_fill(
     max_rows
 }
 
+/// [`rows_to_fill`] for rows without nulls whose first `k` cost `cost_of_first(k)` bytes
+/// together, a sum that grows with every row: bisected, instead of a walk over the rows.
+fn plain_rows_to_fill(
+    room: usize,
+    max_rows: usize,
+    cost_of_first: impl Fn(usize) -> usize,
+) -> usize {
+    if room == 0 {
+        return max_rows.min(1);
+    }
+    if cost_of_first(max_rows) < room {
+        return max_rows;
+    }
+    // The fewest rows that bring the page to `room`.
+    let (mut low, mut high) = (1, max_rows);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if cost_of_first(mid) >= room {
+            high = mid;
+        } else {
+            low = mid + 1;
+        }
+    }
+    low
+}
+
 /// [`rows_to_fill`] when every value costs `cost` bytes.
 #[inline]
 fn constant_rows_to_fill(
@@ -708,6 +734,9 @@ impl BytesWriter {
                     let width = values.get(done).len();
                     constant_rows_to_fill(byte_room, row_room, validity_here, width)
                 }
+                (Mode::Fallback, false) if validity_here.is_none() => {
+                    plain_rows_to_fill(byte_room, row_room, |k| values.span(done, done + k) + 4 * k)
+                }
                 (Mode::Fallback, false) => rows_to_fill(byte_room, row_room, validity_here, |i| {
                     values.span(done + i, done + i + 1) + 4
                 }),
@@ -727,14 +756,19 @@ impl BytesWriter {
                     Mode::Fallback,
                 ) if self.fallback.delta.is_none() => {
                     // The common case: PLAIN without nulls, each offset read once.
-                    let mut start = read_u32(offsets, done) as usize;
-                    let span = read_u32(offsets, done + n) as usize - start;
-                    self.chunk.values().reserve(span + 4 * n);
-                    self.unencoded += span as i64;
-                    for i in done + 1..=done + n {
-                        let end = read_u32(offsets, i) as usize;
-                        self.encode_plain(&data[start..end]);
-                        start = end;
+                    let bounds = (self.statistics && !self.signed).then_some(&mut self.page_bounds);
+                    self.unencoded += encode_plain_run(
+                        offsets,
+                        data,
+                        done,
+                        done + n,
+                        self.chunk.values(),
+                        bounds,
+                    ) as i64;
+                    if self.statistics && self.signed {
+                        for i in done..done + n {
+                            self.page_bounds.update(values.get(i), true);
+                        }
                     }
                 }
                 _ => {
@@ -760,17 +794,6 @@ impl BytesWriter {
             }
         }
         Ok(())
-    }
-
-    /// A BYTE_ARRAY value of a PLAIN page (the caller counts its bytes).
-    #[inline(always)]
-    fn encode_plain(&mut self, value: &[u8]) {
-        if self.statistics {
-            self.page_bounds.update(value, self.signed);
-        }
-        let page = self.chunk.values();
-        page.extend_from_slice(&(value.len() as u32).to_le_bytes());
-        page.extend_from_slice(value);
     }
 
     #[inline(always)]
@@ -901,6 +924,49 @@ impl BytesWriter {
             compressed_size: self.totals.compressed,
         }
     }
+}
+
+/// PLAIN-encodes values `from..to` of 32-bit Arrow `offsets` into `data`, none null, onto
+/// `page` (each a 4-byte length and its bytes) and widens `bounds`, when given, with them by
+/// unsigned comparison; returns the values' bytes.
+///
+/// The run's bounds are slices of `data`, merged into `bounds` once at the end: a value inside
+/// them costs a comparison with each, a new minimum only the first (the minimum is never above
+/// the maximum), and no value is copied into the bounds until then.
+fn encode_plain_run(
+    offsets: &[u8],
+    data: &[u8],
+    from: usize,
+    to: usize,
+    page: &mut Vec<u8>,
+    bounds: Option<&mut ByteBounds>,
+) -> usize {
+    let first = read_u32(offsets, from) as usize;
+    let span = read_u32(offsets, to) as usize - first;
+    page.reserve(span + 4 * (to - from));
+    let track = bounds.is_some();
+    let mut run: Option<(&[u8], &[u8])> = None;
+    let mut start = first;
+    for i in from + 1..=to {
+        let end = read_u32(offsets, i) as usize;
+        let value = &data[start..end];
+        page.extend_from_slice(&(value.len() as u32).to_le_bytes());
+        page.extend_from_slice(value);
+        start = end;
+        if track {
+            run = Some(match run {
+                None => (value, value),
+                Some((min, max)) if compare_unsigned_bytes(value, min).is_lt() => (value, max),
+                Some((min, max)) if compare_unsigned_bytes(value, max).is_gt() => (min, value),
+                Some(same) => same,
+            });
+        }
+    }
+    if let (Some(bounds), Some((min, max))) = (bounds, run) {
+        bounds.update(min, false);
+        bounds.update(max, false);
+    }
+    span
 }
 
 #[inline(always)]
@@ -1111,5 +1177,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn bisected_costs_fill_like_counted_ones() {
+        let mut rng = crate::test_support::rng::Rng::new(7);
+        let lengths: Vec<usize> = (0..300).map(|_| rng.below(3) * rng.below(40)).collect();
+        let cost_of_first = |k: usize| lengths[..k].iter().sum::<usize>() + 4 * k;
+        for max_rows in [0, 1, 2, 37, 300] {
+            for room in [0, 1, 4, 5, 63, 64, 65, 1000, 5000, 100_000] {
+                let counted = rows_to_fill(room, max_rows, None, |i| lengths[i] + 4);
+                assert_eq!(
+                    plain_rows_to_fill(room, max_rows, cost_of_first),
+                    counted,
+                    "{max_rows} rows, room {room}"
+                );
+            }
+        }
+    }
+
+    fn offsets_of(values: &[&[u8]]) -> (Vec<u8>, Vec<u8>) {
+        let mut offsets = 0u32.to_le_bytes().to_vec();
+        let mut data = Vec::new();
+        for value in values {
+            data.extend_from_slice(value);
+            offsets.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        }
+        (offsets, data)
+    }
+
+    #[test]
+    fn a_plain_run_writes_lengths_and_bytes_and_widens_the_bounds() {
+        let values: [&[u8]; 6] = [b"mango", b"", b"apple", b"kiwi", b"zz", b"apples"];
+        let (offsets, data) = offsets_of(&values);
+        let mut page = b"head".to_vec();
+        let mut bounds = ByteBounds::default();
+        let bytes = encode_plain_run(&offsets, &data, 1, 5, &mut page, Some(&mut bounds));
+        assert_eq!(bytes, 11);
+        assert_eq!(
+            page,
+            b"head\0\0\0\0\x05\0\0\0apple\x04\0\0\0kiwi\x02\0\0\0zz"
+        );
+        assert_eq!(bounds.pair(), Some((Vec::new(), b"zz".to_vec())));
+        // A second run merges into the bounds so far.
+        encode_plain_run(&offsets, &data, 0, 1, &mut page, Some(&mut bounds));
+        assert_eq!(bounds.pair(), Some((Vec::new(), b"zz".to_vec())));
+        let mut fresh = ByteBounds::default();
+        encode_plain_run(&offsets, &data, 2, 6, &mut page, Some(&mut fresh));
+        assert_eq!(fresh.pair(), Some((b"apple".to_vec(), b"zz".to_vec())));
+        let mut empty = ByteBounds::default();
+        let before = page.len();
+        assert_eq!(
+            encode_plain_run(&offsets, &data, 3, 3, &mut page, Some(&mut empty)),
+            0
+        );
+        assert_eq!((page.len(), empty.pair()), (before, None));
     }
 }
