@@ -130,7 +130,7 @@ fn rows_to_fill(
 
 /// [`rows_to_fill`] for rows without nulls whose first `k` cost `cost_of_first(k)` bytes
 /// together, a sum that grows with every row: bisected, instead of a walk over the rows.
-fn plain_rows_to_fill(
+fn bisected_rows_to_fill(
     room: usize,
     max_rows: usize,
     cost_of_first: impl Fn(usize) -> usize,
@@ -735,7 +735,9 @@ impl BytesWriter {
                     constant_rows_to_fill(byte_room, row_room, validity_here, width)
                 }
                 (Mode::Fallback, false) if validity_here.is_none() => {
-                    plain_rows_to_fill(byte_room, row_room, |k| values.span(done, done + k) + 4 * k)
+                    bisected_rows_to_fill(byte_room, row_room, |k| {
+                        values.span(done, done + k) + 4 * k
+                    })
                 }
                 (Mode::Fallback, false) => rows_to_fill(byte_room, row_room, validity_here, |i| {
                     values.span(done + i, done + i + 1) + 4
@@ -755,21 +757,17 @@ impl BytesWriter {
                     0,
                     Mode::Fallback,
                 ) if self.fallback.delta.is_none() => {
-                    // The common case: PLAIN without nulls, each offset read once.
-                    let bounds = (self.statistics && !self.signed).then_some(&mut self.page_bounds);
+                    // The common case: PLAIN without nulls. Offsets come only with strings and
+                    // binaries, which order unsigned (signed order is for fixed-width decimals).
+                    debug_assert!(!self.signed);
                     self.unencoded += encode_plain_run(
                         offsets,
                         data,
                         done,
                         done + n,
                         self.chunk.values(),
-                        bounds,
+                        self.statistics.then_some(&mut self.page_bounds),
                     ) as i64;
-                    if self.statistics && self.signed {
-                        for i in done..done + n {
-                            self.page_bounds.update(values.get(i), true);
-                        }
-                    }
                 }
                 _ => {
                     let mode = self.dict.mode;
@@ -1185,10 +1183,13 @@ mod tests {
         let lengths: Vec<usize> = (0..300).map(|_| rng.below(3) * rng.below(40)).collect();
         let cost_of_first = |k: usize| lengths[..k].iter().sum::<usize>() + 4 * k;
         for max_rows in [0, 1, 2, 37, 300] {
-            for room in [0, 1, 4, 5, 63, 64, 65, 1000, 5000, 100_000] {
+            // Rooms a page reaches exactly at some row, one byte short of it and one past it.
+            let exact = [1, 2, 5, 36, 299].map(cost_of_first);
+            let rooms = exact.iter().flat_map(|&c| [c - 1, c, c + 1]);
+            for room in rooms.chain([0, 1, 100_000]) {
                 let counted = rows_to_fill(room, max_rows, None, |i| lengths[i] + 4);
                 assert_eq!(
-                    plain_rows_to_fill(room, max_rows, cost_of_first),
+                    bisected_rows_to_fill(room, max_rows, cost_of_first),
                     counted,
                     "{max_rows} rows, room {room}"
                 );
@@ -1225,6 +1226,17 @@ mod tests {
         let mut fresh = ByteBounds::default();
         encode_plain_run(&offsets, &data, 2, 6, &mut page, Some(&mut fresh));
         assert_eq!(fresh.pair(), Some((b"apple".to_vec(), b"zz".to_vec())));
+        // A minimum after the run's first value, and bounds widened on both sides.
+        let mut later = ByteBounds::default();
+        encode_plain_run(&offsets, &data, 0, 1, &mut page, Some(&mut later));
+        encode_plain_run(&offsets, &data, 2, 5, &mut page, Some(&mut later));
+        assert_eq!(later.pair(), Some((b"apple".to_vec(), b"zz".to_vec())));
+        let mut first_not_least = ByteBounds::default();
+        encode_plain_run(&offsets, &data, 0, 3, &mut page, Some(&mut first_not_least));
+        assert_eq!(
+            first_not_least.pair(),
+            Some((Vec::new(), b"mango".to_vec()))
+        );
         let mut empty = ByteBounds::default();
         let before = page.len();
         assert_eq!(
