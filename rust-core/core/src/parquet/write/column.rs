@@ -1226,11 +1226,12 @@ mod tests {
         let mut fresh = ByteBounds::default();
         encode_plain_run(&offsets, &data, 2, 6, &mut page, Some(&mut fresh));
         assert_eq!(fresh.pair(), Some((b"apple".to_vec(), b"zz".to_vec())));
-        // A minimum after the run's first value, and bounds widened on both sides.
-        let mut later = ByteBounds::default();
-        encode_plain_run(&offsets, &data, 0, 1, &mut page, Some(&mut later));
-        encode_plain_run(&offsets, &data, 2, 5, &mut page, Some(&mut later));
-        assert_eq!(later.pair(), Some((b"apple".to_vec(), b"zz".to_vec())));
+        // Bounds widened on both sides by a second run.
+        let mut widened = ByteBounds::default();
+        encode_plain_run(&offsets, &data, 0, 1, &mut page, Some(&mut widened));
+        encode_plain_run(&offsets, &data, 2, 5, &mut page, Some(&mut widened));
+        assert_eq!(widened.pair(), Some((b"apple".to_vec(), b"zz".to_vec())));
+        // A minimum after the run's first value.
         let mut first_not_least = ByteBounds::default();
         encode_plain_run(&offsets, &data, 0, 3, &mut page, Some(&mut first_not_least));
         assert_eq!(
