@@ -93,35 +93,24 @@ fn footer_statistics(
 /// How many of the next `max_rows` rows the page takes: up to and including
 /// the row whose value brings the page's estimate to `room` more bytes, each
 /// valid row `i` adding `cost(i)`. Exact, so that pages end at the same row
-/// however the rows arrive in batches.
+/// however the rows arrive in batches. Rows without a bitmap take
+/// [`bisected_rows_to_fill`] or [`constant_rows_to_fill`].
 #[inline]
 fn rows_to_fill(
     room: usize,
     max_rows: usize,
-    validity: Option<Validity<'_>>,
+    validity: Validity<'_>,
     mut cost: impl FnMut(usize) -> usize,
 ) -> usize {
     if room == 0 {
         return max_rows.min(1);
     }
     let mut used = 0;
-    match validity {
-        None => {
-            for i in 0..max_rows {
-                used += cost(i);
-                if used >= room {
-                    return i + 1;
-                }
-            }
-        }
-        Some(validity) => {
-            for i in 0..max_rows {
-                if validity.get(i) {
-                    used += cost(i);
-                    if used >= room {
-                        return i + 1;
-                    }
-                }
+    for i in 0..max_rows {
+        if validity.get(i) {
+            used += cost(i);
+            if used >= room {
+                return i + 1;
             }
         }
     }
@@ -734,14 +723,14 @@ impl BytesWriter {
                     let width = values.get(done).len();
                     constant_rows_to_fill(byte_room, row_room, validity_here, width)
                 }
-                (Mode::Fallback, false) if validity_here.is_none() => {
-                    bisected_rows_to_fill(byte_room, row_room, |k| {
+                (Mode::Fallback, false) => match validity_here {
+                    None => bisected_rows_to_fill(byte_room, row_room, |k| {
                         values.span(done, done + k) + 4 * k
-                    })
-                }
-                (Mode::Fallback, false) => rows_to_fill(byte_room, row_room, validity_here, |i| {
-                    values.span(done + i, done + i + 1) + 4
-                }),
+                    }),
+                    Some(validity) => rows_to_fill(byte_room, row_room, validity, |i| {
+                        values.span(done + i, done + i + 1) + 4
+                    }),
+                },
             };
             let nulls = validity_here.map_or(0, |v| n - v.count_valid(n));
             // Leaving the dictionary ends the mini-batch (the page's size counts
@@ -1165,7 +1154,7 @@ mod tests {
             for max_rows in [0, 1, 30, 200, 250] {
                 for room in [1, 3, 4, 40, 500, 2000] {
                     for cost in [1, 4, 8] {
-                        let counted = rows_to_fill(room, max_rows, Some(validity), |_| cost);
+                        let counted = rows_to_fill(room, max_rows, validity, |_| cost);
                         assert_eq!(
                             constant_rows_to_fill(room, max_rows, Some(validity), cost),
                             counted,
@@ -1182,12 +1171,17 @@ mod tests {
         let mut rng = crate::test_support::rng::Rng::new(7);
         let lengths: Vec<usize> = (0..300).map(|_| rng.below(3) * rng.below(40)).collect();
         let cost_of_first = |k: usize| lengths[..k].iter().sum::<usize>() + 4 * k;
+        let bits = [0xffu8; 300 / 8 + 1];
+        let all_valid = Validity {
+            bits: &bits,
+            offset: 0,
+        };
         for max_rows in [0, 1, 2, 37, 300] {
             // Rooms a page reaches exactly at some row, one byte short of it and one past it.
             let exact = [1, 2, 5, 36, 299].map(cost_of_first);
             let rooms = exact.iter().flat_map(|&c| [c - 1, c, c + 1]);
             for room in rooms.chain([0, 1, 100_000]) {
-                let counted = rows_to_fill(room, max_rows, None, |i| lengths[i] + 4);
+                let counted = rows_to_fill(room, max_rows, all_valid, |i| lengths[i] + 4);
                 assert_eq!(
                     bisected_rows_to_fill(room, max_rows, cost_of_first),
                     counted,
