@@ -1,5 +1,8 @@
 package dev.isthmus.bench;
 
+import dev.isthmus.arrow.builder.BufferAllocator;
+import dev.isthmus.arrow.builder.FinishedArray;
+import dev.isthmus.arrow.flink.builder.RowDataAppender;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.memory.MemoryTracker;
@@ -54,6 +57,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code encodeIcebergFlinkWriter}: Iceberg's Parquet writer with {@code FlinkParquetWriters},
  *       as Iceberg's Flink sink writes a data file, fed prebuilt rows;</li>
  *   <li>{@code encodeIsthmus}: {@link NativeParquetWriter}, the same rows in;</li>
+ *   <li>{@code encodeRowsToArrow}: the part of {@code encodeIsthmus} in Java, building its Arrow
+ *       batches from the rows (each freed once built);</li>
  *   <li>{@code decodeIcebergFlinkReader}: Iceberg's Parquet reader with {@code FlinkParquetReaders},
  *       reusing its row containers, as Iceberg's Flink source reads a data file;</li>
  *   <li>{@code decodeIsthmusFlinkRows}: the native decoder read through the rows the native source
@@ -188,6 +193,27 @@ public class NestedBenchmark {
             }
         }
         return writer.length();
+    }
+
+    @Benchmark
+    public long encodeRowsToArrow() {
+        long length = 0;
+        try (RowDataAppender appender = new RowDataAppender(ROW_TYPE, new BufferAllocator(TRACKER))) {
+            for (RowData row : bids) {
+                appender.append(row);
+                if (appender.rowCount() == NativeParquet.DEFAULT_BATCH_SIZE) {
+                    try (FinishedArray batch = appender.finish()) {
+                        length += batch.length();
+                    }
+                }
+            }
+            if (appender.rowCount() > 0) {
+                try (FinishedArray batch = appender.finish()) {
+                    length += batch.length();
+                }
+            }
+        }
+        return length;
     }
 
     @Benchmark

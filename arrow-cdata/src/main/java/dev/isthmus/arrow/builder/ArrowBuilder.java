@@ -8,26 +8,40 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Builds one Arrow array off-heap, value by value, for one {@link ArrowField}; nested types hold
- * one builder per child field. {@link #forField} picks the builder for a field.
+ * Builds one Arrow array, value by value, for one {@link ArrowField}; nested types hold one
+ * builder per child field. {@link #forField} picks the builder for a field.
  *
- * <p>A batch's life: appends, then either {@link #finish()}, which hands every buffer to the
- * returned {@link FinishedArray} (the builder keeps no reference to exported memory and starts the
- * next batch with fresh buffers of the same capacity, so a steady stream of similar batches never
- * grows or copies), or {@link #reset()}, which discards the values and keeps the buffers for the
- * next batch. {@link #close()} frees whatever the builder still owns.
+ * <p>A batch's life: appends, then either {@link #finish()}, which copies the batch into native
+ * buffers of its size (a string field's bytes are there already) and hands them to the returned
+ * {@link FinishedArray} (the builder keeps no reference to them), or {@link #reset()}, which
+ * discards the values. Either way the builder keeps its staging for the next batch, so a steady
+ * stream of similar batches never grows it. {@link #close()} frees whatever the builder still
+ * owns.
  *
- * <p>Buffers grow by doubling. The validity bitmap is allocated on the first null of a batch
- * (a batch without nulls exports none, as the C Data Interface allows), and never for a field
- * that is not nullable: appending a null there fails, naming the field.
+ * <p>Why staged: the values, offsets and validity bits of a batch are written to Java arrays
+ * and copied out once per batch, one bulk copy per buffer. Every write to a native segment
+ * carries the FFM API's checks, which C2 inlines as hundreds of nodes each, and appends written
+ * straight to native memory grew too large to inline into the row's writers
+ * ({@code docs/benchmarks.md}, Nested columns, has the measurement). The staging is bounded by
+ * the batch's rows times their fixed width. A string or binary field's bytes, which have no
+ * such bound, pass through a small staging array into native memory as they come
+ * ({@link VarBinaryBuilder}), where the allocator's tracker counts them.
+ *
+ * <p>Staging grows by doubling. The validity bitmap is made on the field's first null, and never
+ * for a field that is not nullable: appending a null there fails, naming the field. A batch
+ * without nulls exports none, as the C Data Interface allows.
  *
  * <p>Not thread-safe: one thread appends to a builder at a time.
  */
 public abstract class ArrowBuilder implements AutoCloseable {
-    /** Slots a buffer starts with, so tiny batches do not grow many times. */
+    /** Slots the staging starts with, so tiny batches do not grow many times. */
     static final int MIN_CAPACITY = 64;
 
-    private static final int MAX_CAPACITY = Integer.MAX_VALUE - 8;
+    /** The longest Java array the JVM makes. */
+    static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
+
+    /** The most slots a batch can hold: offsets staging holds one more than the slots. */
+    private static final int MAX_CAPACITY = MAX_ARRAY_LENGTH - 1;
 
     final ArrowField field;
     final String path;
@@ -36,11 +50,9 @@ public abstract class ArrowBuilder implements AutoCloseable {
     int length;
 
     int nullCount;
-    /** Slots every slot-indexed buffer (validity, values, offsets) can hold without growing. */
+    /** Slots every slot-indexed staging array (validity, values, offsets) holds without growing. */
     int capacity;
-    /** The capacity to start the next batch with: the last finished batch's. */
-    private int capacityHint = MIN_CAPACITY;
-    /** {@code null} until the batch's first null. */
+    /** {@code null} until the field's first null; then kept, and set for every value appended. */
     BitBuffer validity;
 
     ArrowBuilder(ArrowField field, String path, BufferAllocator allocator) {
@@ -129,7 +141,7 @@ public abstract class ArrowBuilder implements AutoCloseable {
         int slot = length;
         ensureCapacity(slot + 1);
         if (validity == null) {
-            validity = BitBuffer.allocateWithPrefixSet(allocator, capacity, slot);
+            validity = BitBuffer.withPrefixSet(capacity, slot);
         }
         validity.clear(slot);
         writeNullSlot(slot);
@@ -166,23 +178,29 @@ public abstract class ArrowBuilder implements AutoCloseable {
         if (slots <= capacity) {
             return;
         }
-        long doubled = Math.max((long) capacity * 2, capacityHint);
-        int newCapacity = (int) Math.min(MAX_CAPACITY, Math.max(slots, doubled));
+        int max = maxSlots();
+        long doubled = Math.max((long) capacity * 2, MIN_CAPACITY);
+        int newCapacity = (int) Math.min(max, Math.max(slots, doubled));
         if (newCapacity < slots) {
             throw new IllegalStateException(
-                    "field '" + displayPath() + "' cannot hold more than " + MAX_CAPACITY + " values in one batch");
+                    "field '" + displayPath() + "' cannot hold more than " + max + " values in one batch");
         }
         growSlots(newCapacity);
         if (validity != null) {
-            validity.grow(newCapacity, length);
+            validity.grow(newCapacity);
         }
         capacity = newCapacity;
     }
 
-    /** Grows the slot-indexed buffers other than validity to {@code newCapacity} slots, keeping the values. */
+    /** The most slots this builder's staging can hold. */
+    int maxSlots() {
+        return MAX_CAPACITY;
+    }
+
+    /** Grows the slot-indexed staging other than validity to {@code newCapacity} slots, keeping the values. */
     abstract void growSlots(int newCapacity);
 
-    /** Discards the current batch, keeping the buffers for the next one. */
+    /** Discards the current batch, keeping the staging and buffers for the next one. */
     public void reset() {
         length = 0;
         nullCount = 0;
@@ -210,62 +228,81 @@ public abstract class ArrowBuilder implements AutoCloseable {
     abstract void truncateContents(int newLength);
 
     /**
-     * Hands the current batch over: the returned array owns every buffer (close it, or export
-     * it), and this builder starts an empty batch with fresh buffers of the same capacity.
+     * Hands the current batch over: the returned array owns native copies of its buffers (close
+     * it, or export it), and this builder starts an empty batch.
      *
      * @throws IllegalStateException if a nested builder is incomplete (a struct child of another
-     *     length than the struct), naming the field; nothing is handed over then
+     *     length than the struct), naming the field; nothing is handed over and the batch is kept
+     * @throws dev.isthmus.arrow.memory.MemoryLimitExceededException if the native buffers pass the
+     *     allocator's tracker's cap; the batch is then discarded, and nothing it took is left
+     *     allocated
      */
     public final FinishedArray finish() {
         prepareFinish();
-        return detach();
+        try {
+            return copyOut();
+        } finally {
+            reset();
+        }
     }
 
     /**
-     * Everything {@link #finish} can fail at, done before anything is handed over: checks, and
-     * the buffers of an empty batch (a consumer expects an offsets buffer holding 0, for example).
+     * Everything {@link #finish} can fail at before it allocates: checks, and the staging of an
+     * empty batch (a consumer expects an offsets buffer holding 0, for example).
      */
     void prepareFinish() {
         ensureCapacity(1);
     }
 
-    final FinishedArray detach() {
+    /**
+     * This batch in native buffers. If an allocation fails, whatever this call allocated, or took
+     * from the builder (a string field's data buffer), is freed before the failure travels on,
+     * and {@link #finish()} discards the batch.
+     */
+    final FinishedArray copyOut() {
         List<NativeBuffer> buffers = new ArrayList<>(3);
-        takeBuffers(buffers);
-        FinishedArray array =
-                new FinishedArray(field, length, nullCount, buffers, detachChildren(), allocator.tracker());
-        capacityHint = Math.max(capacity, MIN_CAPACITY);
-        length = 0;
-        nullCount = 0;
-        capacity = 0;
-        validity = null;
-        return array;
+        List<FinishedArray> children = new ArrayList<>();
+        try {
+            copyBuffers(buffers);
+            copyChildren(children);
+        } catch (RuntimeException | Error e) {
+            for (NativeBuffer buffer : buffers) {
+                if (buffer != null) {
+                    buffer.free();
+                }
+            }
+            for (FinishedArray child : children) {
+                child.close();
+            }
+            throw e;
+        }
+        return new FinishedArray(field, length, nullCount, buffers, children, allocator.tracker());
     }
 
     /**
-     * Moves this array's buffers, in Arrow's order, into {@code buffers} and forgets them, along
-     * with anything that described their contents (a data end).
+     * Adds this array's buffers, in Arrow's order, to {@code buffers}, each as soon as it is
+     * allocated (so a later failure frees it): native copies of the staging, or a native buffer
+     * the builder then forgets.
      */
-    abstract void takeBuffers(List<NativeBuffer> buffers);
+    abstract void copyBuffers(List<NativeBuffer> buffers);
 
-    /** The validity bitmap for {@link #takeBuffers}: {@code null} when the batch has no nulls. */
-    final NativeBuffer takeValidity() {
-        NativeBuffer taken = validity == null ? null : validity.buffer();
-        validity = null;
-        return taken;
+    /** The validity bitmap for {@link #copyBuffers}: {@code null} when the batch has no nulls. */
+    final NativeBuffer copyValidity() {
+        return nullCount == 0 ? null : validity.copyOut(allocator, length);
     }
 
-    List<FinishedArray> detachChildren() {
-        return List.of();
+    /** Adds each child's {@link #copyOut()} to {@code children}, as soon as it is made. */
+    void copyChildren(List<FinishedArray> children) {
+        // No children.
     }
 
-    /** Frees every buffer this builder (and its children) still owns; the builder can be reused. */
+    /**
+     * Frees every buffer this builder (and its children) still owns and drops the staging; the
+     * builder can be reused.
+     */
     @Override
     public void close() {
-        if (validity != null) {
-            validity.free();
-            validity = null;
-        }
+        validity = null;
         freeBuffers();
         length = 0;
         nullCount = 0;
@@ -273,6 +310,7 @@ public abstract class ArrowBuilder implements AutoCloseable {
         resetContents();
     }
 
+    /** Frees native buffers the builder holds and drops its staging arrays. */
     abstract void freeBuffers();
 
     /** The field's path from the batch's root, as error messages name it. */

@@ -2,49 +2,44 @@ package dev.isthmus.arrow.builder;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
- * A growable bitmap in LSB bit order (bit {@code i} is bit {@code i % 8} of byte {@code i / 8}):
- * Arrow's validity bitmaps and the values of boolean arrays.
+ * A growable bitmap staged on the heap, in LSB bit order (bit {@code i} is bit {@code i % 8} of
+ * byte {@code i / 8}): Arrow's validity bitmaps and the values of boolean arrays.
  */
 final class BitBuffer {
-    private final NativeBuffer buffer;
-    private MemorySegment bits;
+    private byte[] bits;
 
-    private BitBuffer(NativeBuffer buffer) {
-        this.buffer = buffer;
-        this.bits = buffer.segment();
+    private BitBuffer(byte[] bits) {
+        this.bits = bits;
     }
 
     /** A bitmap for {@code capacity} bits, all clear. */
-    static BitBuffer allocate(BufferAllocator allocator, int capacity) {
-        BitBuffer bitmap = new BitBuffer(allocator.allocate(bytesFor(capacity)));
-        bitmap.bits.fill((byte) 0);
-        return bitmap;
+    static BitBuffer allocate(int capacity) {
+        return new BitBuffer(new byte[bytesFor(capacity)]);
     }
 
     /** A bitmap for {@code capacity} bits whose first {@code setPrefix} bits are set. */
-    static BitBuffer allocateWithPrefixSet(BufferAllocator allocator, int capacity, int setPrefix) {
-        BitBuffer bitmap = allocate(allocator, capacity);
-        bitmap.bits.asSlice(0, setPrefix >>> 3).fill((byte) 0xFF);
+    static BitBuffer withPrefixSet(int capacity, int setPrefix) {
+        BitBuffer bitmap = allocate(capacity);
+        Arrays.fill(bitmap.bits, 0, setPrefix >>> 3, (byte) 0xFF);
         for (int i = setPrefix & ~7; i < setPrefix; i++) {
             bitmap.set(i);
         }
         return bitmap;
     }
 
-    static long bytesFor(int bitCount) {
-        return ((long) bitCount + 7) >>> 3;
+    static int bytesFor(int bitCount) {
+        return (int) (((long) bitCount + 7) >>> 3);
     }
 
     void set(int i) {
-        long at = i >>> 3;
-        bits.set(ValueLayout.JAVA_BYTE, at, (byte) (bits.get(ValueLayout.JAVA_BYTE, at) | (1 << (i & 7))));
+        bits[i >>> 3] |= (byte) (1 << (i & 7));
     }
 
     void clear(int i) {
-        long at = i >>> 3;
-        bits.set(ValueLayout.JAVA_BYTE, at, (byte) (bits.get(ValueLayout.JAVA_BYTE, at) & ~(1 << (i & 7))));
+        bits[i >>> 3] &= (byte) ~(1 << (i & 7));
     }
 
     void put(int i, boolean value) {
@@ -56,7 +51,7 @@ final class BitBuffer {
     }
 
     boolean get(int i) {
-        return (bits.get(ValueLayout.JAVA_BYTE, i >>> 3) & (1 << (i & 7))) != 0;
+        return (bits[i >>> 3] & (1 << (i & 7))) != 0;
     }
 
     /** Clear bits in {@code [from, to)}: the nulls of a validity bitmap in that range. */
@@ -70,20 +65,23 @@ final class BitBuffer {
         return clear;
     }
 
-    /** Grows to hold {@code capacity} bits, keeping the first {@code preserved} bits; new bytes are zero. */
-    void grow(int capacity, int preserved) {
-        long oldBytes = bits.byteSize();
-        buffer.grow(bytesFor(capacity), bytesFor(preserved));
-        bits = buffer.segment();
-        bits.asSlice(Math.min(bytesFor(preserved), oldBytes)).fill((byte) 0);
+    /** Grows to hold {@code capacity} bits, keeping the bits; new bytes are zero. */
+    void grow(int capacity) {
+        bits = Arrays.copyOf(bits, bytesFor(capacity));
     }
 
-    /** The memory, for a {@link FinishedArray} that takes it over. */
-    NativeBuffer buffer() {
+    /**
+     * The first {@code bitCount} bits in a new native buffer; the last byte's bits past them are
+     * zero, so a batch's bytes do not depend on what the staging held before.
+     */
+    NativeBuffer copyOut(BufferAllocator allocator, int bitCount) {
+        int bytes = bytesFor(bitCount);
+        NativeBuffer buffer = allocator.allocate(bytes);
+        MemorySegment out = buffer.segment();
+        MemorySegment.copy(bits, 0, out, ValueLayout.JAVA_BYTE, 0, bytes);
+        if ((bitCount & 7) != 0) {
+            out.set(ValueLayout.JAVA_BYTE, bytes - 1, (byte) (bits[bytes - 1] & ((1 << (bitCount & 7)) - 1)));
+        }
         return buffer;
-    }
-
-    void free() {
-        buffer.free();
     }
 }

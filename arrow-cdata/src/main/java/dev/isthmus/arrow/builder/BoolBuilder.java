@@ -29,9 +29,9 @@ public final class BoolBuilder extends ArrowBuilder {
     @Override
     void growSlots(int newCapacity) {
         if (bits == null) {
-            bits = BitBuffer.allocate(allocator, newCapacity);
+            bits = BitBuffer.allocate(newCapacity);
         } else {
-            bits.grow(newCapacity, length);
+            bits.grow(newCapacity);
         }
     }
 
@@ -46,17 +46,13 @@ public final class BoolBuilder extends ArrowBuilder {
     }
 
     @Override
-    void takeBuffers(List<NativeBuffer> buffers) {
-        buffers.add(takeValidity());
-        buffers.add(bits.buffer());
-        bits = null;
+    void copyBuffers(List<NativeBuffer> buffers) {
+        buffers.add(copyValidity());
+        buffers.add(bits.copyOut(allocator, length));
     }
 
     @Override
     void freeBuffers() {
-        if (bits != null) {
-            bits.free();
-            bits = null;
-        }
+        bits = null;
     }
 }

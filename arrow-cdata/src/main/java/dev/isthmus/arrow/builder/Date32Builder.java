@@ -1,7 +1,6 @@
 package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
-import java.lang.foreign.ValueLayout;
 
 /** Arrow {@code date32}: days since 1970-01-01, as Flink's DATE holds them. */
 public final class Date32Builder extends FixedWidthBuilder {
@@ -11,6 +10,6 @@ public final class Date32Builder extends FixedWidthBuilder {
 
     public void appendDays(int daysSinceEpoch) {
         int slot = appendValidSlot();
-        values.set(ValueLayout.JAVA_INT, (long) slot << 2, daysSinceEpoch);
+        INTS.set(values, slot << 2, daysSinceEpoch);
     }
 }

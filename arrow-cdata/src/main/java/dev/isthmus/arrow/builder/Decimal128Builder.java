@@ -2,7 +2,6 @@ package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.ArrowType;
-import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 
 /**
@@ -86,9 +85,9 @@ public final class Decimal128Builder extends FixedWidthBuilder {
 
     private void write(long low, long high) {
         int slot = appendValidSlot();
-        long at = (long) slot << 4;
-        values.set(ValueLayout.JAVA_LONG, at, low);
-        values.set(ValueLayout.JAVA_LONG, at + 8, high);
+        int at = slot << 4;
+        LONGS.set(values, at, low);
+        LONGS.set(values, at + 8, high);
     }
 
     private void requireScale(int valueScale, Object unscaled) {

@@ -2,8 +2,6 @@ package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.ArrowType;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /** Arrow {@code fixed_size_binary(N)} ({@code w:N}): uuids and Iceberg's {@code fixed(N)}. */
 public final class FixedSizeBinaryBuilder extends FixedWidthBuilder {
@@ -25,6 +23,6 @@ public final class FixedSizeBinaryBuilder extends FixedWidthBuilder {
                     + " bytes per value (fixed_size_binary(" + byteWidth + ")) but got " + value.length);
         }
         int slot = appendValidSlot();
-        MemorySegment.copy(value, 0, values, ValueLayout.JAVA_BYTE, (long) slot * byteWidth, byteWidth);
+        System.arraycopy(value, 0, values, slot * byteWidth, byteWidth);
     }
 }

@@ -3,20 +3,31 @@ package dev.isthmus.arrow.builder;
 import dev.isthmus.arrow.types.ArrowField;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * A builder whose values sit in one buffer, {@code byteWidth} bytes each: integers, floats,
- * decimals, dates, times, timestamps and fixed-size binary. Subclasses add the typed appends.
+ * decimals, dates, times, timestamps and fixed-size binary. Subclasses add the typed appends,
+ * which write into {@link #values} through the views below, in the platform's byte order as the
+ * C Data Interface expects.
  */
 public abstract class FixedWidthBuilder extends ArrowBuilder {
+    static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.nativeOrder());
+    static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.nativeOrder());
+    static final VarHandle DOUBLES = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.nativeOrder());
+
     final int byteWidth;
-    private NativeBuffer valuesBuffer;
     /**
-     * {@link #valuesBuffer}'s memory, cached for the append paths. Read it only after
-     * {@link #appendValidSlot()}: growing replaces it (and frees the old block).
+     * The staged values, {@link #capacity} slots of {@link #byteWidth} bytes. Write a slot only
+     * after {@link #appendValidSlot()}: growing replaces the array.
      */
-    MemorySegment values;
+    byte[] values = new byte[0];
 
     FixedWidthBuilder(ArrowField field, String path, BufferAllocator allocator, int byteWidth) {
         super(field, path, allocator);
@@ -24,14 +35,13 @@ public abstract class FixedWidthBuilder extends ArrowBuilder {
     }
 
     @Override
+    final int maxSlots() {
+        return MAX_ARRAY_LENGTH / byteWidth;
+    }
+
+    @Override
     final void growSlots(int newCapacity) {
-        long bytes = (long) newCapacity * byteWidth;
-        if (valuesBuffer == null) {
-            valuesBuffer = allocator.allocate(bytes);
-        } else {
-            valuesBuffer.grow(bytes, (long) length * byteWidth);
-        }
-        values = valuesBuffer.segment();
+        values = Arrays.copyOf(values, newCapacity * byteWidth);
     }
 
     @Override
@@ -39,22 +49,22 @@ public abstract class FixedWidthBuilder extends ArrowBuilder {
         writeNullSlot(appendValidSlot());
     }
 
-    /** Zeros, so a batch's bytes do not depend on what the reused buffer held before. */
+    /** Zeros, so a batch's bytes do not depend on what the staging held before. */
     @Override
     final void writeNullSlot(int slot) {
-        long at = (long) slot * byteWidth;
+        int at = slot * byteWidth;
         switch (byteWidth) {
-            case 1 -> values.set(ValueLayout.JAVA_BYTE, at, (byte) 0);
-            case 2 -> values.set(ValueLayout.JAVA_SHORT, at, (short) 0);
-            case 4 -> values.set(ValueLayout.JAVA_INT, at, 0);
-            case 8 -> values.set(ValueLayout.JAVA_LONG, at, 0L);
-            default -> values.asSlice(at, byteWidth).fill((byte) 0);
+            case 1 -> values[at] = 0;
+            case 2 -> SHORTS.set(values, at, (short) 0);
+            case 4 -> INTS.set(values, at, 0);
+            case 8 -> LONGS.set(values, at, 0L);
+            default -> Arrays.fill(values, at, at + byteWidth, (byte) 0);
         }
     }
 
     @Override
     final void resetContents() {
-        // Nothing beyond the slots: the values buffer is indexed by slot.
+        // Nothing beyond the slots: the values are indexed by slot.
     }
 
     @Override
@@ -63,19 +73,16 @@ public abstract class FixedWidthBuilder extends ArrowBuilder {
     }
 
     @Override
-    final void takeBuffers(List<NativeBuffer> buffers) {
-        buffers.add(takeValidity());
-        buffers.add(valuesBuffer);
-        valuesBuffer = null;
-        values = null;
+    final void copyBuffers(List<NativeBuffer> buffers) {
+        buffers.add(copyValidity());
+        int bytes = length * byteWidth;
+        NativeBuffer out = allocator.allocate(bytes);
+        buffers.add(out);
+        MemorySegment.copy(values, 0, out.segment(), ValueLayout.JAVA_BYTE, 0, bytes);
     }
 
     @Override
     final void freeBuffers() {
-        if (valuesBuffer != null) {
-            valuesBuffer.free();
-            valuesBuffer = null;
-            values = null;
-        }
+        values = new byte[0];
     }
 }

@@ -1,7 +1,6 @@
 package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
-import java.lang.foreign.ValueLayout;
 
 /** Arrow 32-bit IEEE floats, bits kept as given (NaN payloads, -0.0). */
 public final class Float32Builder extends FixedWidthBuilder {
@@ -11,6 +10,6 @@ public final class Float32Builder extends FixedWidthBuilder {
 
     public void append(float value) {
         int slot = appendValidSlot();
-        values.set(ValueLayout.JAVA_FLOAT, (long) slot << 2, value);
+        FLOATS.set(values, slot << 2, value);
     }
 }

@@ -1,7 +1,6 @@
 package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
-import java.lang.foreign.ValueLayout;
 
 /** Arrow 64-bit IEEE floats, bits kept as given (NaN payloads, -0.0). */
 public final class Float64Builder extends FixedWidthBuilder {
@@ -11,6 +10,6 @@ public final class Float64Builder extends FixedWidthBuilder {
 
     public void append(double value) {
         int slot = appendValidSlot();
-        values.set(ValueLayout.JAVA_DOUBLE, (long) slot << 3, value);
+        DOUBLES.set(values, slot << 3, value);
     }
 }

@@ -1,7 +1,6 @@
 package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
-import java.lang.foreign.ValueLayout;
 
 /** Arrow 16-bit integers (signed or not: the bits are stored as given). */
 public final class Int16Builder extends FixedWidthBuilder {
@@ -11,6 +10,6 @@ public final class Int16Builder extends FixedWidthBuilder {
 
     public void append(short value) {
         int slot = appendValidSlot();
-        values.set(ValueLayout.JAVA_SHORT, (long) slot << 1, value);
+        SHORTS.set(values, slot << 1, value);
     }
 }

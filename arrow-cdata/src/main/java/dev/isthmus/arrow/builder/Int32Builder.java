@@ -1,7 +1,6 @@
 package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
-import java.lang.foreign.ValueLayout;
 
 /** Arrow 32-bit integers (signed or not: the bits are stored as given). */
 public final class Int32Builder extends FixedWidthBuilder {
@@ -11,6 +10,6 @@ public final class Int32Builder extends FixedWidthBuilder {
 
     public void append(int value) {
         int slot = appendValidSlot();
-        values.set(ValueLayout.JAVA_INT, (long) slot << 2, value);
+        INTS.set(values, slot << 2, value);
     }
 }

@@ -1,7 +1,6 @@
 package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
-import java.lang.foreign.ValueLayout;
 
 /** Arrow 64-bit integers (signed or not: the bits are stored as given). */
 public final class Int64Builder extends FixedWidthBuilder {
@@ -11,6 +10,6 @@ public final class Int64Builder extends FixedWidthBuilder {
 
     public void append(long value) {
         int slot = appendValidSlot();
-        values.set(ValueLayout.JAVA_LONG, (long) slot << 3, value);
+        LONGS.set(values, slot << 3, value);
     }
 }

@@ -46,7 +46,7 @@ public final class NullBuilder extends ArrowBuilder {
     }
 
     @Override
-    void takeBuffers(List<NativeBuffer> buffers) {
+    void copyBuffers(List<NativeBuffer> buffers) {
         // None.
     }
 

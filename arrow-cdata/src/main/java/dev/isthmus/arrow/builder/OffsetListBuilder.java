@@ -3,6 +3,7 @@ package dev.isthmus.arrow.builder;
 import dev.isthmus.arrow.types.ArrowField;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -12,8 +13,8 @@ import java.util.List;
  */
 public abstract class OffsetListBuilder extends ArrowBuilder {
     final ArrowBuilder child;
-    private NativeBuffer offsetsBuffer;
-    private MemorySegment offsets;
+    /** The staged offsets, one more than the slots; the first is always 0. */
+    private int[] offsets = new int[1];
 
     OffsetListBuilder(ArrowField field, String path, BufferAllocator allocator) {
         super(field, path, allocator);
@@ -25,11 +26,7 @@ public abstract class OffsetListBuilder extends ArrowBuilder {
     final void endEntry() {
         int end = child.length();
         int slot = appendValidSlot();
-        offsets.set(ValueLayout.JAVA_INT, (long) (slot + 1) << 2, end);
-    }
-
-    private int offset(int slot) {
-        return offsets.get(ValueLayout.JAVA_INT, (long) slot << 2);
+        offsets[slot + 1] = end;
     }
 
     @Override
@@ -39,19 +36,12 @@ public abstract class OffsetListBuilder extends ArrowBuilder {
 
     @Override
     final void writeNullSlot(int slot) {
-        offsets.set(ValueLayout.JAVA_INT, (long) (slot + 1) << 2, offset(slot));
+        offsets[slot + 1] = offsets[slot];
     }
 
     @Override
     final void growSlots(int newCapacity) {
-        long bytes = ((long) newCapacity + 1) << 2;
-        if (offsetsBuffer == null) {
-            offsetsBuffer = allocator.allocate(bytes);
-            offsetsBuffer.segment().set(ValueLayout.JAVA_INT, 0, 0);
-        } else {
-            offsetsBuffer.grow(bytes, ((long) length + 1) << 2);
-        }
-        offsets = offsetsBuffer.segment();
+        offsets = Arrays.copyOf(offsets, newCapacity + 1);
     }
 
     @Override
@@ -61,39 +51,40 @@ public abstract class OffsetListBuilder extends ArrowBuilder {
 
     @Override
     final void truncateContents(int newLength) {
-        child.truncate(offsets == null ? 0 : offset(newLength));
+        child.truncate(offsets[newLength]);
     }
 
     @Override
     final void prepareFinish() {
         super.prepareFinish();
-        if (child.length() != offset(length)) {
-            throw new IllegalStateException("'" + displayPath() + "' has " + (child.length() - offset(length))
+        if (child.length() != offsets[length]) {
+            throw new IllegalStateException("'" + displayPath() + "' has " + (child.length() - offsets[length])
                     + " element(s) appended after its last entry; end the entry before finishing");
         }
         child.prepareFinish();
     }
 
     @Override
-    final void takeBuffers(List<NativeBuffer> buffers) {
-        buffers.add(takeValidity());
-        buffers.add(offsetsBuffer);
-        offsetsBuffer = null;
-        offsets = null;
+    final void copyBuffers(List<NativeBuffer> buffers) {
+        buffers.add(copyValidity());
+        buffers.add(copyOffsets(allocator, offsets, length));
+    }
+
+    /** The first {@code length + 1} staged offsets in a new native buffer. */
+    static NativeBuffer copyOffsets(BufferAllocator allocator, int[] offsets, int length) {
+        NativeBuffer out = allocator.allocate(((long) length + 1) << 2);
+        MemorySegment.copy(offsets, 0, out.segment(), ValueLayout.JAVA_INT, 0, length + 1);
+        return out;
     }
 
     @Override
-    final List<FinishedArray> detachChildren() {
-        return List.of(child.detach());
+    final void copyChildren(List<FinishedArray> children) {
+        children.add(child.copyOut());
     }
 
     @Override
     final void freeBuffers() {
-        if (offsetsBuffer != null) {
-            offsetsBuffer.free();
-            offsetsBuffer = null;
-            offsets = null;
-        }
+        offsets = new int[1];
         child.close();
     }
 }

@@ -1,7 +1,6 @@
 package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -90,17 +89,15 @@ public final class StructBuilder extends ArrowBuilder {
     }
 
     @Override
-    void takeBuffers(List<NativeBuffer> buffers) {
-        buffers.add(takeValidity());
+    void copyBuffers(List<NativeBuffer> buffers) {
+        buffers.add(copyValidity());
     }
 
     @Override
-    List<FinishedArray> detachChildren() {
-        List<FinishedArray> finished = new ArrayList<>(children.length);
+    void copyChildren(List<FinishedArray> finished) {
         for (ArrowBuilder child : children) {
-            finished.add(child.detach());
+            finished.add(child.copyOut());
         }
-        return finished;
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.ArrowType;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Arrow {@code time64} in micro- or nanoseconds of the day, from Flink's TIME values (an int of
@@ -19,6 +18,6 @@ public final class Time64Builder extends FixedWidthBuilder {
 
     public void appendMillisOfDay(int millisOfDay) {
         int slot = appendValidSlot();
-        values.set(ValueLayout.JAVA_LONG, (long) slot << 3, millisOfDay * unitsPerMilli);
+        LONGS.set(values, slot << 3, millisOfDay * unitsPerMilli);
     }
 }

@@ -2,7 +2,6 @@ package dev.isthmus.arrow.builder;
 
 import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.ArrowType;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Arrow {@code timestamp} (any unit, with or without a zone) from epoch milliseconds plus
@@ -26,7 +25,7 @@ public final class TimestampBuilder extends FixedWidthBuilder {
     public void append(long epochMillis, int nanoOfMillisecond) {
         long value = toUnit(epochMillis, nanoOfMillisecond);
         int slot = appendValidSlot();
-        values.set(ValueLayout.JAVA_LONG, (long) slot << 3, value);
+        LONGS.set(values, slot << 3, value);
     }
 
     private long toUnit(long epochMillis, int nanoOfMillisecond) {

@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.arrow.memory.MemoryLimitExceededException;
+import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.arrow.types.ArrowType;
 import dev.isthmus.arrow.types.ArrowType.TimeUnit;
 import java.lang.foreign.Arena;
@@ -424,50 +427,168 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
     @Test
     void resetReusesTheBuffersWithoutAllocating() {
         try (VarBinaryBuilder b = builder("s", new ArrowType.Utf8(false), true)) {
-            fill(b);
+            fill(b, 10_000);
             long allocated = tracker.allocatedBytes();
+            assertTrue(allocated > VarBinaryBuilder.PENDING_BYTES, "the bytes went on to native memory");
             b.reset();
             assertEquals(0, b.length());
-            fill(b);
+            fill(b, 10_000);
             assertEquals(allocated, tracker.allocatedBytes(), "the second batch fits the first one's buffers");
             try (FinishedArray a = b.finish()) {
-                assertEquals("v999", utf8(a, 999));
-                assertEquals(1000 / 10, a.nullCount());
+                assertEquals("v9999", utf8(a, 9999));
+                assertEquals(10_000 / 10, a.nullCount());
             }
         }
     }
 
     @Test
-    void finishHandsTheBuffersOverAndTheNextBatchStartsAtTheSameCapacity() {
+    void finishCopiesTheBatchOutAndTheNextBatchStartsAtTheSameCapacity() {
         try (VarBinaryBuilder b = builder("s", new ArrowType.Utf8(false), true)) {
-            fill(b);
+            fill(b, 10_000);
             FinishedArray first = b.finish();
-            long live = tracker.liveBytes();
             long allocated = tracker.allocatedBytes();
-            fill(b);
-            assertEquals(
-                    allocated + live,
-                    tracker.allocatedBytes(),
-                    "the next batch gets fresh buffers of the finished batch's size at once, without growing");
-            try (first;
-                    FinishedArray second = b.finish()) {
-                assertNotEquals(
-                        first.buffers().get(2).address(),
-                        second.buffers().get(2).address());
-                assertEquals("v5", utf8(first, 5), "appending the next batch does not touch the finished one");
-                assertEquals(0, b.length());
+            try (first) {
+                fill(b, 10_000);
+                assertEquals(
+                        allocated + first.buffers().get(2).capacity(),
+                        tracker.allocatedBytes(),
+                        "until it is finished, the next batch takes only a data buffer of the last one's size");
+                try (FinishedArray second = b.finish()) {
+                    assertNotEquals(
+                            first.buffers().get(2).address(),
+                            second.buffers().get(2).address());
+                    assertEquals("v5", utf8(first, 5), "appending the next batch does not touch the finished one");
+                    assertEquals("v5", utf8(second, 5));
+                    assertEquals(0, b.length());
+                }
             }
         }
     }
 
-    private static void fill(VarBinaryBuilder b) {
-        for (int i = 0; i < 1000; i++) {
+    private static void fill(VarBinaryBuilder b, int values) {
+        for (int i = 0; i < values; i++) {
             if (i % 10 == 1) {
                 b.appendNull();
             } else {
                 b.append("v" + i);
             }
         }
+    }
+
+    @Test
+    void shortAndLongValuesKeepTheirOrderThroughTheStaging() {
+        int[] lengths = {3, VarBinaryBuilder.PENDING_BYTES - 2, 5, VarBinaryBuilder.PENDING_BYTES + 7, 1, 0, 9};
+        try (VarBinaryBuilder b = builder("blob", new ArrowType.Binary(false), false)) {
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < lengths.length; i++) {
+                    b.append(bytes(lengths[i], i + round));
+                }
+            }
+            try (FinishedArray a = b.finish()) {
+                for (int round = 0; round < 3; round++) {
+                    for (int i = 0; i < lengths.length; i++) {
+                        int slot = round * lengths.length + i;
+                        assertArrayEquals(
+                                bytes(lengths[i], i + round),
+                                data(a, 2)
+                                        .asSlice(offset(a, slot), offset(a, slot + 1) - offset(a, slot))
+                                        .toArray(ValueLayout.JAVA_BYTE),
+                                "value " + slot);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void truncatingBackPastBytesAlreadyInNativeMemoryKeepsWhatCameBefore() {
+        try (VarBinaryBuilder b = builder("s", new ArrowType.Utf8(false), true)) {
+            fill(b, 5_000);
+            assertTrue(tracker.liveBytes() > 0, "some bytes went on to native memory");
+            b.truncate(100);
+            b.append("after");
+            try (FinishedArray a = b.finish()) {
+                assertEquals(101, a.length());
+                assertEquals("v99", utf8(a, 99));
+                assertEquals("after", utf8(a, 100));
+                assertEquals(10, a.nullCount());
+            }
+        }
+    }
+
+    @Test
+    void aFinishPastTheCapFreesWhatItTookAndDiscardsTheBatch() {
+        try (MemoryTracker capped = tracker.child("capped", 12 * 1024, "test.cap")) {
+            BufferAllocator small = new BufferAllocator(capped);
+            StructBuilder row = (StructBuilder) ArrowBuilder.forField(
+                    ArrowField.of(
+                            "row",
+                            new ArrowType.Struct(),
+                            false,
+                            ArrowField.of("s", new ArrowType.Utf8(false), true),
+                            ArrowField.of("n", new ArrowType.Int(64, true), true)),
+                    small);
+            try (row) {
+                for (int i = 0; i < 1_000; i++) {
+                    ((VarBinaryBuilder) row.child(0)).append("v" + i);
+                    ((Int64Builder) row.child(1)).append(i);
+                    row.append();
+                }
+                assertEquals(0, capped.liveBytes(), "the batch is staged on the heap until it is finished");
+                // The strings' offsets and bytes (about 8 KiB) fit the cap, the longs' 8,000 bytes more do not.
+                assertThrows(MemoryLimitExceededException.class, row::finish);
+                assertEquals(0, capped.liveBytes(), "nothing the failed finish took stays allocated");
+                assertEquals(0, row.length(), "the batch was discarded");
+                assertEquals(0, row.child(0).length());
+                ((VarBinaryBuilder) row.child(0)).append("next");
+                ((Int64Builder) row.child(1)).append(7);
+                row.append();
+                try (FinishedArray a = row.finish()) {
+                    assertEquals(1, a.length());
+                    assertEquals("next", utf8(a.children().get(0), 0));
+                    assertEquals(7, data(a.children().get(1), 1).get(ValueLayout.JAVA_LONG, 0));
+                }
+            }
+            assertEquals(0, capped.liveBytes());
+        }
+    }
+
+    @Test
+    void aBatchExportsValidityOnlyIfItHoldsANullAndItsLastByteEndsWithTheBatch() {
+        try (Int64Builder b = builder("n", new ArrowType.Int(64, true), true)) {
+            for (int i = 0; i < 16; i++) {
+                b.appendNull();
+            }
+            b.finish().close();
+            b.append(1);
+            b.append(2);
+            try (FinishedArray a = b.finish()) {
+                assertNull(a.buffers().get(0), "no null in this batch, so no bitmap");
+            }
+            for (int i = 0; i < 10; i++) {
+                if (i == 8) {
+                    b.appendNull();
+                } else {
+                    b.append(i);
+                }
+            }
+            try (FinishedArray a = b.finish()) {
+                assertEquals(1, a.nullCount());
+                assertEquals((byte) 0xFF, data(a, 0).get(ValueLayout.JAVA_BYTE, 0));
+                assertEquals(
+                        (byte) 0b10,
+                        data(a, 0).get(ValueLayout.JAVA_BYTE, 1),
+                        "slot 9 valid, slot 8 null, the bits past the batch clear");
+            }
+        }
+    }
+
+    private static byte[] bytes(int length, int seed) {
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            bytes[i] = (byte) (seed * 31 + i);
+        }
+        return bytes;
     }
 
     @Test

@@ -272,9 +272,20 @@ public final class NativeParquetWriter implements FileAppender<RowData> {
         writeBatch(batch);
     }
 
-    /** Moves the current batch into the library and writes out whatever it finished. */
+    /**
+     * Moves the current batch into the library and writes out whatever it finished. Finishing
+     * copies the batch into native buffers, so it can meet the tracker's cap too.
+     */
     private void flushBatch() {
-        writeBatch(appender.finish());
+        FinishedArray batch;
+        try {
+            batch = appender.finish();
+        } catch (RuntimeException e) {
+            throw failWith(e);
+        } catch (Error e) {
+            throw failWith(e);
+        }
+        writeBatch(batch);
     }
 
     private void writeBatch(FinishedArray batch) {
