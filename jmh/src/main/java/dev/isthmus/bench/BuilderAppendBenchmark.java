@@ -35,13 +35,13 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Appending Nexmark-like bids (auction, bidder, price, channel, url, dateTime, extra) to the
- * off-heap Arrow builders, as the sink will: batches of {@value #BATCH} rows, from Flink's generic
+ * Arrow builders, as the sink does: batches of {@value #BATCH} rows, from Flink's generic
  * or binary rows. Scores are rows per second.
  *
  * <ul>
- *   <li>{@code appendAndFinish}: a batch per invocation, handed over and freed as an export's last
- *       release would; the next batch gets fresh buffers of the same size.</li>
- *   <li>{@code appendAndReset}: the appends alone, the buffers reused in place.</li>
+ *   <li>{@code appendAndFinish}: a batch per invocation, copied into native buffers and freed as
+ *       an export's last release would.</li>
+ *   <li>{@code appendAndReset}: the appends alone, the batch discarded.</li>
  * </ul>
  */
 @State(Scope.Thread)

@@ -12,8 +12,9 @@ import java.util.Objects;
  * builder per child field. {@link #forField} picks the builder for a field.
  *
  * <p>A batch's life: appends, then either {@link #finish()}, which copies the batch into native
- * buffers of its size (a string field's bytes are there already) and hands them to the returned
- * {@link FinishedArray} (the builder keeps no reference to them), or {@link #reset()}, which
+ * buffers of its size (a string field's bytes, but for the last few kilobytes, are in a native
+ * buffer already, which goes along) and hands them to the returned {@link FinishedArray} (the
+ * builder keeps no reference to them), or {@link #reset()}, which
  * discards the values. Either way the builder keeps its staging for the next batch, so a steady
  * stream of similar batches never grows it. {@link #close()} frees whatever the builder still
  * owns.
@@ -234,8 +235,9 @@ public abstract class ArrowBuilder implements AutoCloseable {
      * @throws IllegalStateException if a nested builder is incomplete (a struct child of another
      *     length than the struct), naming the field; nothing is handed over and the batch is kept
      * @throws dev.isthmus.arrow.memory.MemoryLimitExceededException if the native buffers pass the
-     *     allocator's tracker's cap; the batch is then discarded, and nothing it took is left
-     *     allocated
+     *     allocator's tracker's cap; the batch is then discarded, and nothing the copy allocated
+     *     is left (string fields the copy had not reached keep their data buffers until
+     *     {@link #close()} or the next batch)
      */
     public final FinishedArray finish() {
         prepareFinish();

@@ -13,7 +13,8 @@ import java.util.List;
  * A builder whose values sit in one buffer, {@code byteWidth} bytes each: integers, floats,
  * decimals, dates, times, timestamps and fixed-size binary. Subclasses add the typed appends,
  * which write into {@link #values} through the views below, in the platform's byte order as the
- * C Data Interface expects.
+ * C Data Interface expects. One Java array stages a batch, so a batch holds at most 2 GiB of one
+ * field's values (a list's elements included); appending past that fails, naming the field.
  */
 public abstract class FixedWidthBuilder extends ArrowBuilder {
     static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.nativeOrder());

@@ -67,12 +67,13 @@ public final class VarBinaryBuilder extends ArrowBuilder {
         int staged = pendingRoom(length);
         if (staged >= 0) {
             System.arraycopy(source, offset, pending, staged, length);
+            endValue(end);
         } else {
             reserveData(end);
             MemorySegment.copy(source, offset, data, ValueLayout.JAVA_BYTE, dataEnd, length);
+            endValue(end);
             flushedEnd = end;
         }
-        endValue(end);
     }
 
     /** Appends the bytes of a native segment (off-heap Flink memory, another Arrow buffer). */
@@ -83,15 +84,16 @@ public final class VarBinaryBuilder extends ArrowBuilder {
         }
         long length = nativeSource.byteSize();
         long end = checkedEnd(length);
-        int staged = length > PENDING_BYTES ? -1 : pendingRoom((int) length);
+        int staged = pendingRoom(length);
         if (staged >= 0) {
             MemorySegment.copy(nativeSource, ValueLayout.JAVA_BYTE, 0, pending, staged, (int) length);
+            endValue(end);
         } else {
             reserveData(end);
             MemorySegment.copy(nativeSource, 0, data, dataEnd, length);
+            endValue(end);
             flushedEnd = end;
         }
-        endValue(end);
     }
 
     /** Where the value goes, checked against int32 offsets. */
@@ -107,10 +109,12 @@ public final class VarBinaryBuilder extends ArrowBuilder {
 
     /**
      * Where in {@link #pending} a value of {@code bytes} bytes goes, flushing it first if the
-     * value does not fit behind what it holds; -1 (after flushing) for a value longer than it,
-     * which the caller copies straight into the data buffer.
+     * value does not fit behind what it holds; -1 (after flushing, so that the bytes keep their
+     * order) for a value longer than it, which the caller copies straight into the data buffer.
+     * The caller claims the value's slot before it moves {@link #flushedEnd}, so a failed claim
+     * leaves the batch as it was.
      */
-    private int pendingRoom(int bytes) {
+    private int pendingRoom(long bytes) {
         if (pending == null) {
             pending = new byte[PENDING_BYTES];
         }

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @ExtendWith(LeakCheckExtension.class)
 class PrimitiveBuildersTest extends BuilderTestSupport {
@@ -275,7 +276,7 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
      * those of Flink's own encoder, for any chars, unpaired surrogates included.
      */
     @Test
-    void nativeSegmentsAreCopiedWithoutAHeapDetour() {
+    void nativeSegmentsAreCopiedAndHeapSegmentsRefused() {
         try (VarBinaryBuilder b = builder("blob", new ArrowType.Binary(false), false);
                 Arena arena = Arena.ofConfined()) {
             MemorySegment source = arena.allocateFrom("native bytes");
@@ -475,13 +476,22 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
         }
     }
 
-    @Test
-    void shortAndLongValuesKeepTheirOrderThroughTheStaging() {
+    @ParameterizedTest(name = "from native memory: {0}")
+    @ValueSource(booleans = {false, true})
+    void shortAndLongValuesKeepTheirOrderThroughTheStaging(boolean fromNative) {
         int[] lengths = {3, VarBinaryBuilder.PENDING_BYTES - 2, 5, VarBinaryBuilder.PENDING_BYTES + 7, 1, 0, 9};
-        try (VarBinaryBuilder b = builder("blob", new ArrowType.Binary(false), false)) {
+        try (VarBinaryBuilder b = builder("blob", new ArrowType.Binary(false), false);
+                Arena arena = Arena.ofConfined()) {
             for (int round = 0; round < 3; round++) {
                 for (int i = 0; i < lengths.length; i++) {
-                    b.append(bytes(lengths[i], i + round));
+                    byte[] value = bytes(lengths[i], i + round);
+                    if (fromNative) {
+                        b.append(arena.allocate(Math.max(1, value.length))
+                                .copyFrom(MemorySegment.ofArray(value))
+                                .asSlice(0, value.length));
+                    } else {
+                        b.append(value);
+                    }
                 }
             }
             try (FinishedArray a = b.finish()) {
@@ -531,11 +541,16 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             try (row) {
                 for (int i = 0; i < 1_000; i++) {
                     ((VarBinaryBuilder) row.child(0)).append("v" + i);
-                    ((Int64Builder) row.child(1)).append(i);
+                    if (i == 500) {
+                        row.child(1).appendNull();
+                    } else {
+                        ((Int64Builder) row.child(1)).append(i);
+                    }
                     row.append();
                 }
                 assertEquals(0, capped.liveBytes(), "the batch is staged on the heap until it is finished");
-                // The strings' offsets and bytes (about 8 KiB) fit the cap, the longs' 8,000 bytes more do not.
+                // The strings' offsets and bytes (about 8 KiB) and the longs' validity fit the
+                // cap, the longs' 8,000 bytes more do not.
                 assertThrows(MemoryLimitExceededException.class, row::finish);
                 assertEquals(0, capped.liveBytes(), "nothing the failed finish took stays allocated");
                 assertEquals(0, row.length(), "the batch was discarded");
@@ -554,10 +569,37 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
     }
 
     @Test
+    void aFinishWhoseStagedBytesPassTheCapLeavesTheDataBufferToTheBuilder() {
+        try (MemoryTracker capped = tracker.child("capped", 48 * 1024, "test.cap")) {
+            VarBinaryBuilder b = (VarBinaryBuilder) ArrowBuilder.forField(
+                    ArrowField.of("s", new ArrowType.Binary(false), false), new BufferAllocator(capped));
+            try (b) {
+                b.append(bytes(VarBinaryBuilder.PENDING_BYTES + 1, 1)); // straight to native memory
+                long held = capped.liveBytes();
+                assertTrue(held > VarBinaryBuilder.PENDING_BYTES, "the builder holds a data buffer: " + capped);
+                for (int i = 0; i < 16; i++) {
+                    b.append(bytes(1000, i)); // staged: the flush at finish doubles the buffer past the cap
+                }
+                assertEquals(held, capped.liveBytes());
+                assertThrows(MemoryLimitExceededException.class, b::finish);
+                assertEquals(held, capped.liveBytes(), "the data buffer stays the builder's, nothing else is left");
+                assertEquals(0, b.length(), "the batch was discarded");
+                b.append(bytes(10, 7));
+                try (FinishedArray a = b.finish()) {
+                    assertArrayEquals(bytes(10, 7), data(a, 2).asSlice(0, 10).toArray(ValueLayout.JAVA_BYTE));
+                }
+            }
+            assertEquals(0, capped.liveBytes());
+        }
+    }
+
+    @Test
     void aBatchExportsValidityOnlyIfItHoldsANullAndItsLastByteEndsWithTheBatch() {
         try (Int64Builder b = builder("n", new ArrowType.Int(64, true), true)) {
-            for (int i = 0; i < 16; i++) {
-                b.appendNull();
+            // Slots 1 to 15 valid: their bits stay set in the staging after this batch.
+            b.appendNull();
+            for (int i = 1; i < 16; i++) {
+                b.append(i);
             }
             b.finish().close();
             b.append(1);

@@ -105,8 +105,8 @@ public final class RowDataAppender implements AutoCloseable {
     }
 
     /**
-     * Hands the batch over (see {@link ArrowBuilder#finish()}) and starts the next one, with
-     * fresh buffers of the same capacity.
+     * Hands the batch over (see {@link ArrowBuilder#finish()}) and starts the next one in the
+     * same staging.
      */
     public FinishedArray finish() {
         return batch.finish();

@@ -36,7 +36,8 @@ import org.apache.iceberg.io.PositionOutputStream;
 /**
  * An Iceberg {@link FileAppender} of Flink rows whose Parquet file is encoded by the native
  * library ({@code docs/encoder.md}). Rows of any {@link RowData} implementation are appended to
- * an off-heap Arrow batch; every full batch is exported and moved into the library, and the
+ * an Arrow batch; every full batch is copied into native buffers, exported and moved into the
+ * library, and the
  * byte ranges it finishes (a row group at a time) are written to the {@link OutputFile}'s
  * stream, so any {@code FileIO} works and at most one row group is held in memory. As Iceberg's
  * writer, it creates the file only when the first batch is written: a writer closed without
@@ -66,7 +67,8 @@ import org.apache.iceberg.io.PositionOutputStream;
  * (a cancelled task) waits for the call in flight to return and then completes or gives up the
  * file, and calls after it throw {@link IllegalStateException}. A monitor rather than a lease
  * ({@link dev.isthmus.ffm.NativeHandle}): the calls change Java state that must not interleave
- * either (the batch being appended frees its old buffers as it grows), not only the native writer.
+ * either (the batch being appended frees its old string buffers as they grow), not only the native
+ * writer.
  * Uncontended, it costs two atomic operations per call.
  */
 public final class NativeParquetWriter implements FileAppender<RowData> {

@@ -58,7 +58,8 @@ public final class NativeDataFiles implements DataFileAppenders {
 
     /**
      * Off-heap bytes the sink's native writers hold in this JVM: the Arrow batches being built
-     * and the library's buffered row-group pages.
+     * (their string bytes, and a batch whole while it is copied out and encoded) and the library's
+     * buffered row-group pages.
      */
     public static long liveNativeBytes() {
         return BATCHES.liveBytes();

@@ -111,6 +111,29 @@ class NativeParquetWriterMemoryTest {
     }
 
     @Test
+    void aBatchWhoseCopyPassesTheCapWhenTheWriterClosesFailsItAndLeavesNothing() throws Exception {
+        Path file = dir.resolve("finish.parquet");
+        try (MemoryTracker capped = MemoryTracker.root().child("writer of db.t (subtask 2)", 2048, "test.cap")) {
+            NativeParquetWriter writer = writer(file, capped);
+            for (long i = 0; i < 100; i++) {
+                writer.add(row(i)); // staged on the heap: nothing native yet
+            }
+            assertEquals(0, capped.liveBytes());
+            // Finishing copies the batch into native buffers: the longs, the offsets and the
+            // string bytes take more than 2 KiB.
+            MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class, writer::close);
+            assertTrue(
+                    Arrays.stream(e.getStackTrace())
+                            .anyMatch(f -> f.getMethodName().equals("finish")),
+                    "refused while the batch was finished");
+            assertEquals(0, capped.liveBytes(), "the failed writer gave everything back");
+            assertThrows(IllegalStateException.class, () -> writer.add(row(0)), "the writer failed for good");
+            writer.close();
+            assertFalse(java.nio.file.Files.exists(file), "no partial file");
+        }
+    }
+
+    @Test
     void aWriterPastItsCapFailsNamingTheCapAndTheFileAndLeavesNothing() throws Exception {
         Path file = dir.resolve("capped.parquet");
         try (MemoryTracker capped = MemoryTracker.root().child("writer of db.t (subtask 0)", 256 * 1024, "test.cap")) {
