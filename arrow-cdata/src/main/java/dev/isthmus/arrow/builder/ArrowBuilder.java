@@ -13,7 +13,8 @@ import java.util.Objects;
  *
  * <p>A batch's life: appends, then either {@link #finish()}, which copies the batch into native
  * buffers of its size (a string field's bytes, but for the last few kilobytes, are in a native
- * buffer already, which goes along) and hands them to the returned {@link FinishedArray} (the
+ * buffer already, grown by doubling, which goes along) and hands them to the returned
+ * {@link FinishedArray} (the
  * builder keeps no reference to them), or {@link #reset()}, which
  * discards the values. Either way the builder keeps its staging for the next batch, so a steady
  * stream of similar batches never grows it. {@link #close()} frees whatever the builder still
@@ -24,9 +25,10 @@ import java.util.Objects;
  * carries the FFM API's checks, which C2 inlines as hundreds of nodes each, and appends written
  * straight to native memory grew too large to inline into the row's writers
  * ({@code docs/benchmarks.md}, Nested columns, has the measurement). The staging is bounded by
- * the batch's rows times their fixed width. A string or binary field's bytes, which have no
- * such bound, pass through a small staging array into native memory as they come
- * ({@link VarBinaryBuilder}), where the allocator's tracker counts them.
+ * the batch's values (a list's or map's elements are values of its child) times their fixed
+ * width, and keeps its largest size until the builder is closed. A string or binary field's
+ * bytes, which have no such bound, pass through a small staging array into native memory as
+ * they come ({@link VarBinaryBuilder}), where the allocator's tracker counts them.
  *
  * <p>Staging grows by doubling. The validity bitmap is made on the field's first null, and never
  * for a field that is not nullable: appending a null there fails, naming the field. A batch
@@ -38,7 +40,7 @@ public abstract class ArrowBuilder implements AutoCloseable {
     /** Slots the staging starts with, so tiny batches do not grow many times. */
     static final int MIN_CAPACITY = 64;
 
-    /** The longest Java array the JVM makes. */
+    /** The longest array the JDK's own collections make (its soft maximum). */
     static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
 
     /** The most slots a batch can hold: offsets staging holds one more than the slots. */
@@ -183,8 +185,9 @@ public abstract class ArrowBuilder implements AutoCloseable {
         long doubled = Math.max((long) capacity * 2, MIN_CAPACITY);
         int newCapacity = (int) Math.min(max, Math.max(slots, doubled));
         if (newCapacity < slots) {
-            throw new IllegalStateException(
-                    "field '" + displayPath() + "' cannot hold more than " + max + " values in one batch");
+            throw new IllegalArgumentException("field '" + displayPath() + "' cannot hold more than " + max
+                    + " values in one batch; finish the batch (it holds " + length
+                    + ") and append the rest to the next");
         }
         growSlots(newCapacity);
         if (validity != null) {
@@ -235,9 +238,9 @@ public abstract class ArrowBuilder implements AutoCloseable {
      * @throws IllegalStateException if a nested builder is incomplete (a struct child of another
      *     length than the struct), naming the field; nothing is handed over and the batch is kept
      * @throws dev.isthmus.arrow.memory.MemoryLimitExceededException if the native buffers pass the
-     *     allocator's tracker's cap; the batch is then discarded, and nothing the copy allocated
-     *     is left (string fields the copy had not reached keep their data buffers until
-     *     {@link #close()} or the next batch)
+     *     allocator's tracker's cap. Then, as when the C allocator fails ({@link OutOfMemoryError}),
+     *     the batch is discarded and nothing the copy allocated is left (string fields the copy had
+     *     not reached keep their data buffers until {@link #close()} or the next batch)
      */
     public final FinishedArray finish() {
         prepareFinish();

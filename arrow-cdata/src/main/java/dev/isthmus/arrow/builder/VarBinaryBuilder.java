@@ -45,7 +45,11 @@ public final class VarBinaryBuilder extends ArrowBuilder {
     private long flushedEnd;
     /** Bytes of data in the current batch: the last offset. */
     private long dataEnd;
-    /** The data capacity to start the next batch with: the last finished batch's. */
+    /**
+     * The data capacity to start the next batch with: the last finished batch's bytes and a
+     * quarter more, so that a steady stream of batches rarely grows (and copies) its buffer, and
+     * one large batch does not size every batch after it.
+     */
     private long dataCapacityHint = MIN_DATA_CAPACITY;
 
     VarBinaryBuilder(ArrowField field, String path, BufferAllocator allocator) {
@@ -182,16 +186,20 @@ public final class VarBinaryBuilder extends ArrowBuilder {
 
     /**
      * The offsets copied out; the data buffer itself handed over once the gathered bytes are in
-     * it (a batch without bytes gets one too: consumers expect a non-NULL pointer).
+     * it. A batch whose bytes all wait in the staging gets a buffer of their size (a batch without
+     * bytes gets one too: consumers expect a non-NULL pointer).
      */
     @Override
     void copyBuffers(List<NativeBuffer> buffers) {
         buffers.add(copyValidity());
         buffers.add(OffsetListBuilder.copyOffsets(allocator, offsets, length));
+        if (dataBuffer == null) {
+            dataBuffer = allocator.allocate(dataEnd);
+            data = dataBuffer.segment();
+        }
         flush();
-        reserveData(0);
         buffers.add(dataBuffer);
-        dataCapacityHint = Math.max(data.byteSize(), MIN_DATA_CAPACITY);
+        dataCapacityHint = Math.max(dataEnd + dataEnd / 4, MIN_DATA_CAPACITY);
         dataBuffer = null;
         data = null;
     }

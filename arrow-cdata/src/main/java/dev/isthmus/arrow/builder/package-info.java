@@ -1,5 +1,5 @@
 /**
- * Arrow builders: arrays laid out in native memory that Java owns, ready to be exported through
+ * Arrow builders: batches built in Java arrays and copied into native memory that Java owns, ready to be exported through
  * the C Data Interface ({@link dev.isthmus.arrow.cdata.ArrowExporter}). The builders take plain
  * Java values; filling them from Flink rows is {@link dev.isthmus.arrow.flink.builder}'s job.
  *

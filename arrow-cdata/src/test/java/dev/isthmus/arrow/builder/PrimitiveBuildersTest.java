@@ -450,10 +450,12 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
             long allocated = tracker.allocatedBytes();
             try (first) {
                 fill(b, 10_000);
+                long bytes = offset(first, 10_000);
                 assertEquals(
-                        allocated + first.buffers().get(2).capacity(),
+                        allocated + BufferAllocator.alignedSize(bytes + bytes / 4),
                         tracker.allocatedBytes(),
-                        "until it is finished, the next batch takes only a data buffer of the last one's size");
+                        "until it is finished, the next batch takes only a data buffer of the last one's bytes"
+                                + " and a quarter more");
                 try (FinishedArray second = b.finish()) {
                     assertNotEquals(
                             first.buffers().get(2).address(),
@@ -463,6 +465,73 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
                     assertEquals(0, b.length());
                 }
             }
+        }
+    }
+
+    @Test
+    void theDataBufferFollowsTheLastBatchNotTheLargest() {
+        try (VarBinaryBuilder b = builder("s", new ArrowType.Binary(false), false)) {
+            for (int i = 0; i < 20; i++) {
+                b.append(bytes(10_000, i));
+            }
+            b.finish().close();
+            b.append(bytes(10, 1));
+            try (FinishedArray small = b.finish()) {
+                assertEquals(
+                        BufferAllocator.alignedSize(10),
+                        small.buffers().get(2).capacity(),
+                        "bytes that all waited in the staging get a buffer of their size");
+            }
+            b.append(bytes(VarBinaryBuilder.PENDING_BYTES + 1, 2));
+            try (FinishedArray next = b.finish()) {
+                assertTrue(
+                        next.buffers().get(2).capacity() < 2 * (VarBinaryBuilder.PENDING_BYTES + 64),
+                        "a batch after a small one starts from the small one's size: "
+                                + next.buffers().get(2));
+            }
+            b.finish().close();
+        }
+    }
+
+    @Test
+    void anAppendPastTheCapLeavesTheBatchAsItWas() {
+        try (MemoryTracker capped = tracker.child("capped", 64 * 1024, "test.cap")) {
+            VarBinaryBuilder b = (VarBinaryBuilder) ArrowBuilder.forField(
+                    ArrowField.of("s", new ArrowType.Binary(false), false), new BufferAllocator(capped));
+            try (b) {
+                b.append(bytes(100, 1));
+                // Flushes the first value, then cannot grow the data buffer for this one.
+                assertThrows(MemoryLimitExceededException.class, () -> b.append(bytes(80 * 1024, 2)));
+                assertEquals(1, b.length());
+                for (int i = 0; i < 300; i++) {
+                    b.append(bytes(100, 3)); // the flush of the staging past 16 KiB fits
+                }
+                try (FinishedArray a = b.finish()) {
+                    assertEquals(301, a.length());
+                    assertArrayEquals(bytes(100, 1), data(a, 2).asSlice(0, 100).toArray(ValueLayout.JAVA_BYTE));
+                    assertEquals(100, offset(a, 1));
+                    assertEquals(301 * 100, offset(a, 301));
+                }
+            }
+            assertEquals(0, capped.liveBytes());
+        }
+    }
+
+    @Test
+    void aClosedBuilderBuildsTheNextBatchFromScratch() {
+        Int32Builder b = builder("n", new ArrowType.Int(32, true), true);
+        b.append(1);
+        b.appendNull();
+        b.close();
+        assertEquals(0, b.length());
+        b.append(7);
+        try (FinishedArray a = b.finish()) {
+            assertEquals(1, a.length());
+            assertEquals(0, a.nullCount());
+            assertNull(a.buffers().get(0));
+            assertEquals(7, data(a, 1).get(ValueLayout.JAVA_INT, 0));
+        } finally {
+            b.close();
         }
     }
 

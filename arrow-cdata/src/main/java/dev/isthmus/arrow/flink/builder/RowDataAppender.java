@@ -112,7 +112,7 @@ public final class RowDataAppender implements AutoCloseable {
         return batch.finish();
     }
 
-    /** Discards the batch, keeping the buffers for the next one. */
+    /** Discards the batch, keeping the staging for the next one. */
     public void reset() {
         batch.reset();
     }

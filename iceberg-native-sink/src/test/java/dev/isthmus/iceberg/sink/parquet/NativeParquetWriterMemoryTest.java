@@ -113,14 +113,14 @@ class NativeParquetWriterMemoryTest {
     @Test
     void aBatchWhoseCopyPassesTheCapWhenTheWriterClosesFailsItAndLeavesNothing() throws Exception {
         Path file = dir.resolve("finish.parquet");
-        try (MemoryTracker capped = MemoryTracker.root().child("writer of db.t (subtask 2)", 2048, "test.cap")) {
+        try (MemoryTracker capped = MemoryTracker.root().child("writer of db.t (subtask 2)", 1536, "test.cap")) {
             NativeParquetWriter writer = writer(file, capped);
             for (long i = 0; i < 100; i++) {
                 writer.add(row(i)); // staged on the heap: nothing native yet
             }
             assertEquals(0, capped.liveBytes());
-            // Finishing copies the batch into native buffers: the longs, the offsets and the
-            // string bytes take more than 2 KiB.
+            // Finishing copies the batch into native buffers: the longs (832 bytes), the offsets
+            // (448) and the string bytes (704) take more than 1.5 KiB.
             MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class, writer::close);
             assertTrue(
                     Arrays.stream(e.getStackTrace())
@@ -128,6 +128,30 @@ class NativeParquetWriterMemoryTest {
                     "refused while the batch was finished");
             assertEquals(0, capped.liveBytes(), "the failed writer gave everything back");
             assertThrows(IllegalStateException.class, () -> writer.add(row(0)), "the writer failed for good");
+            writer.close();
+            assertFalse(java.nio.file.Files.exists(file), "no partial file");
+        }
+    }
+
+    @Test
+    void aBatchMovedInAfterRowsWhoseCopyPassesTheCapIsFreedWithTheWriter() throws Exception {
+        Path file = dir.resolve("moved.parquet");
+        try (MemoryTracker building = MemoryTracker.root().child("building");
+                MemoryTracker capped = MemoryTracker.root().child("writer of db.t (subtask 3)", 1536, "test.cap")) {
+            NativeParquetWriter writer = writer(file, capped);
+            for (long i = 0; i < 100; i++) {
+                writer.add(row(i));
+            }
+            FinishedArray batch = batch(building);
+            // The rows added first are finished before the batch goes in: their copy passes the cap.
+            MemoryLimitExceededException e =
+                    assertThrows(MemoryLimitExceededException.class, () -> writer.write(batch));
+            assertTrue(
+                    Arrays.stream(e.getStackTrace())
+                            .anyMatch(f -> f.getMethodName().equals("finish")),
+                    "refused while the rows were finished");
+            assertEquals(0, building.liveBytes(), "the batch moved in was freed");
+            assertEquals(0, capped.liveBytes(), "the failed writer gave everything back");
             writer.close();
             assertFalse(java.nio.file.Files.exists(file), "no partial file");
         }
