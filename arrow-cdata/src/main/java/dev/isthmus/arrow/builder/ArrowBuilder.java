@@ -14,8 +14,7 @@ import java.util.Objects;
  * <p>A batch's life: appends, then either {@link #finish()}, which copies the batch into native
  * buffers of its size (a string field's bytes, but for the last few kilobytes, are in a native
  * buffer already, grown by doubling, which goes along) and hands them to the returned
- * {@link FinishedArray} (the
- * builder keeps no reference to them), or {@link #reset()}, which
+ * {@link FinishedArray} (the builder keeps no reference to them), or {@link #reset()}, which
  * discards the values. Either way the builder keeps its staging for the next batch, so a steady
  * stream of similar batches never grows it. {@link #close()} frees whatever the builder still
  * owns.

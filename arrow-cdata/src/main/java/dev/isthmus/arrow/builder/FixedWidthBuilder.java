@@ -23,12 +23,15 @@ public abstract class FixedWidthBuilder extends ArrowBuilder {
     static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.nativeOrder());
     static final VarHandle DOUBLES = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.nativeOrder());
 
+    /** The staging of a builder that has none yet: growing replaces it, nothing writes to it. */
+    private static final byte[] NO_VALUES = new byte[0];
+
     final int byteWidth;
     /**
      * The staged values, {@link #capacity} slots of {@link #byteWidth} bytes. Write a slot only
      * after {@link #appendValidSlot()}: growing replaces the array.
      */
-    byte[] values = new byte[0];
+    byte[] values = NO_VALUES;
 
     FixedWidthBuilder(ArrowField field, String path, BufferAllocator allocator, int byteWidth) {
         super(field, path, allocator);
@@ -84,6 +87,6 @@ public abstract class FixedWidthBuilder extends ArrowBuilder {
 
     @Override
     final void freeBuffers() {
-        values = new byte[0];
+        values = NO_VALUES;
     }
 }

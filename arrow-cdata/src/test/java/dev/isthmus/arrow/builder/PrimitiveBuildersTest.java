@@ -496,8 +496,7 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
     @Test
     void anAppendPastTheCapLeavesTheBatchAsItWas() {
         try (MemoryTracker capped = tracker.child("capped", 64 * 1024, "test.cap")) {
-            VarBinaryBuilder b = (VarBinaryBuilder) ArrowBuilder.forField(
-                    ArrowField.of("s", new ArrowType.Binary(false), false), new BufferAllocator(capped));
+            VarBinaryBuilder b = binaryIn(capped);
             try (b) {
                 b.append(bytes(100, 1));
                 // Flushes the first value, then cannot grow the data buffer for this one.
@@ -640,8 +639,7 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
     @Test
     void aFinishWhoseStagedBytesPassTheCapLeavesTheDataBufferToTheBuilder() {
         try (MemoryTracker capped = tracker.child("capped", 48 * 1024, "test.cap")) {
-            VarBinaryBuilder b = (VarBinaryBuilder) ArrowBuilder.forField(
-                    ArrowField.of("s", new ArrowType.Binary(false), false), new BufferAllocator(capped));
+            VarBinaryBuilder b = binaryIn(capped);
             try (b) {
                 b.append(bytes(VarBinaryBuilder.PENDING_BYTES + 1, 1)); // straight to native memory
                 long held = capped.liveBytes();
@@ -692,6 +690,12 @@ class PrimitiveBuildersTest extends BuilderTestSupport {
                         "slot 9 valid, slot 8 null, the bits past the batch clear");
             }
         }
+    }
+
+    /** A non-nullable binary builder whose memory counts in {@code capped}. */
+    private static VarBinaryBuilder binaryIn(MemoryTracker capped) {
+        return (VarBinaryBuilder) ArrowBuilder.forField(
+                ArrowField.of("s", new ArrowType.Binary(false), false), new BufferAllocator(capped));
     }
 
     private static byte[] bytes(int length, int seed) {

@@ -45,6 +45,11 @@ class NativeParquetWriterMemoryTest {
         return GenericRowData.of(i, StringData.fromString("name-" + i));
     }
 
+    /** Whether {@code e} was thrown from a method named {@code method}. */
+    private static boolean thrownIn(Throwable e, String method) {
+        return Arrays.stream(e.getStackTrace()).anyMatch(f -> f.getMethodName().equals(method));
+    }
+
     /** {@code ROWS} rows as one Arrow batch of the writer's layout, counted in {@code owner}. */
     private static FinishedArray batch(MemoryTracker owner) {
         try (RowDataAppender appender =
@@ -96,10 +101,7 @@ class NativeParquetWriterMemoryTest {
             NativeParquetWriter writer = writer(file, capped);
             MemoryLimitExceededException e =
                     assertThrows(MemoryLimitExceededException.class, () -> writer.write(batch));
-            assertTrue(
-                    Arrays.stream(e.getStackTrace())
-                            .anyMatch(f -> f.getMethodName().equals("noteBuffered")),
-                    "refused when the pages were counted, not on an allocation");
+            assertTrue(thrownIn(e, "noteBuffered"), "refused when the pages were counted, not on an allocation");
             assertTrue(e.requested() > 16 * 1024, "the row group's pages: " + e.getMessage());
             assertEquals(0, capped.liveBytes(), "the failed writer gave everything back");
             assertEquals(0, building.liveBytes(), "the batch was taken and released");
@@ -122,10 +124,7 @@ class NativeParquetWriterMemoryTest {
             // Finishing copies the batch into native buffers: the longs (832 bytes), the offsets
             // (448) and the string bytes (704) take more than 1.5 KiB.
             MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class, writer::close);
-            assertTrue(
-                    Arrays.stream(e.getStackTrace())
-                            .anyMatch(f -> f.getMethodName().equals("finish")),
-                    "refused while the batch was finished");
+            assertTrue(thrownIn(e, "finish"), "refused while the batch was finished");
             assertEquals(0, capped.liveBytes(), "the failed writer gave everything back");
             assertThrows(IllegalStateException.class, () -> writer.add(row(0)), "the writer failed for good");
             writer.close();
@@ -146,10 +145,7 @@ class NativeParquetWriterMemoryTest {
             // The rows added first are finished before the batch goes in: their copy passes the cap.
             MemoryLimitExceededException e =
                     assertThrows(MemoryLimitExceededException.class, () -> writer.write(batch));
-            assertTrue(
-                    Arrays.stream(e.getStackTrace())
-                            .anyMatch(f -> f.getMethodName().equals("finish")),
-                    "refused while the rows were finished");
+            assertTrue(thrownIn(e, "finish"), "refused while the rows were finished");
             assertEquals(0, building.liveBytes(), "the batch moved in was freed");
             assertEquals(0, capped.liveBytes(), "the failed writer gave everything back");
             writer.close();
