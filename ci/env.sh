@@ -21,6 +21,14 @@ export PATH="$JAVA_HOME/bin:$PATH"
 # Maven's own Guava uses sun.misc.Unsafe, which JDK 25 warns about on every run.
 export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
 
+# The libzstd the native library compresses with, once ci/fetch-zstd.sh has fetched it
+# (rust-core/core/build.rs); the version is what its Rust test expects the build to link.
+ISTHMUS_ZSTD_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/isthmus/libzstd-1.5.7"
+if [ -z "${ISTHMUS_ZSTD_COMPRESSOR:-}" ] && [ -f "$ISTHMUS_ZSTD_CACHE/libzstd.a" ]; then
+    export ISTHMUS_ZSTD_COMPRESSOR="$ISTHMUS_ZSTD_CACHE/libzstd.a"
+    export ISTHMUS_ZSTD_COMPRESSOR_VERSION=10507
+fi
+
 # The flags every JVM running Isthmus needs (see README.md).
 ISTHMUS_JVM_FLAGS="--enable-native-access=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"
 

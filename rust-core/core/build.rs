@@ -1,6 +1,14 @@
 //! Links the codec libraries statically so that libisthmus.so depends on nothing
 //! beyond libc, libm and libgcc_s: the Java side ships one file per platform and
 //! must not rely on whatever compression libraries the host has installed.
+//!
+//! zstd is linked twice. Decompression uses the libzstd beside the other codecs;
+//! compression uses a second copy of libzstd with every global symbol renamed
+//! ([`COMPRESSOR_PREFIX`]), taken from [`COMPRESSOR_OVERRIDE`] when it is set and
+//! from the same archive otherwise. So a newer release can compress (libzstd
+//! 1.5.7 compresses level 3 about a fifth faster than Debian bookworm's 1.5.4)
+//! while the older one keeps decompressing, which it does faster
+//! (`docs/benchmarks.md`, Which libzstd); the two never share a symbol.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -19,10 +27,16 @@ const LIBRARIES: &[(&str, &str)] = &[
 ];
 
 const DIR_OVERRIDE: &str = "ISTHMUS_STATIC_LIB_DIR";
+/// A `libzstd.a` to compress with, instead of the one in the codecs' directory.
+const COMPRESSOR_OVERRIDE: &str = "ISTHMUS_ZSTD_COMPRESSOR";
+/// Put before each global symbol of the compressing libzstd; `src/compression/zstd.rs`
+/// declares its compression functions under these names.
+const COMPRESSOR_PREFIX: &str = "isthmus_zc_";
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed={DIR_OVERRIDE}");
+    println!("cargo:rerun-if-env-changed={COMPRESSOR_OVERRIDE}");
 
     let dir = static_lib_dir();
     let mut missing = Vec::new();
@@ -56,6 +70,26 @@ fn main() {
     });
     println!("cargo:rerun-if-changed={}", libstdcxx.display());
 
+    let compressor = match env::var_os(COMPRESSOR_OVERRIDE) {
+        Some(path) => {
+            let path = PathBuf::from(path);
+            if !path.is_file() {
+                fail(&format!(
+                    "{COMPRESSOR_OVERRIDE}={} is not a file (ci/fetch-zstd.sh fetches the \
+                     libzstd.a it names)",
+                    path.display()
+                ));
+            }
+            println!("cargo:rerun-if-changed={}", path.display());
+            path
+        }
+        None => dir.join("libzstd.a"),
+    };
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    rename_symbols(&compressor, &out_dir.join("libisthmus_zstd_compressor.a"));
+    println!("cargo:rustc-link-search=native={}", out_dir.display());
+    println!("cargo:rustc-link-lib=static=isthmus_zstd_compressor");
+
     println!("cargo:rustc-link-search=native={}", dir.display());
     for (name, _) in LIBRARIES.iter().take(2) {
         println!("cargo:rustc-link-lib=static={name}");
@@ -66,6 +100,52 @@ fn main() {
     println!("cargo:rustc-link-lib=static=stdc++");
     for (name, _) in LIBRARIES.iter().skip(2) {
         println!("cargo:rustc-link-lib=static={name}");
+    }
+}
+
+/// Writes `archive` to `renamed` with [`COMPRESSOR_PREFIX`] before every global
+/// symbol it defines (hidden ones too: a static link sees them all), and before
+/// every reference to one. References to anything else (libc) stay as they are.
+fn rename_symbols(archive: &Path, renamed: &Path) {
+    let archive_arg = archive.to_string_lossy();
+    let listing = run("nm", &["-g", "--defined-only", &archive_arg]).unwrap_or_else(|| {
+        fail(&format!(
+            "`nm -g --defined-only {archive_arg}` failed; install the Debian package binutils"
+        ))
+    });
+    let mut symbols: Vec<&str> = listing
+        .lines()
+        .filter_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                [_, _, symbol] => Some(symbol),
+                _ => None,
+            },
+        )
+        .collect();
+    symbols.sort_unstable();
+    symbols.dedup();
+    if !symbols.contains(&"ZSTD_compress2") {
+        fail(&format!(
+            "{archive_arg} does not define ZSTD_compress2: not a libzstd archive"
+        ));
+    }
+    let map: String = symbols
+        .iter()
+        .map(|symbol| format!("{symbol} {COMPRESSOR_PREFIX}{symbol}\n"))
+        .collect();
+    let map_file = renamed.with_extension("symbols");
+    std::fs::write(&map_file, map)
+        .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", map_file.display())));
+    let redefine = format!("--redefine-syms={}", map_file.display());
+    if run(
+        "objcopy",
+        &[&redefine, &archive_arg, &renamed.to_string_lossy()],
+    )
+    .is_none()
+    {
+        fail(&format!(
+            "`objcopy {redefine} {archive_arg}` failed; install the Debian package binutils"
+        ));
     }
 }
 

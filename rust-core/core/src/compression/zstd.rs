@@ -1,5 +1,11 @@
 //! Zstandard through libzstd's one-shot API.
 //!
+//! Two copies of libzstd are linked (see `build.rs`): compression calls the
+//! one whose symbols carry the `isthmus_zc_` prefix, decompression the plain
+//! one. Each context is only ever handed to functions of the copy that made it.
+//! The result codes are read with the decompressor's functions: zstd's error
+//! codes are stable across releases (`zstd_errors.h`).
+//!
 //! Contexts are cached per thread: creating one costs more than compressing a
 //! small page. They carry no state from one call to the next (every one-shot call
 //! resets them), so the cache changes speed, not results.
@@ -24,9 +30,13 @@ struct ZstdDCtx {
     _opaque: [u8; 0],
 }
 
+// The compressing copy.
 extern "C" {
+    #[link_name = "isthmus_zc_ZSTD_createCCtx"]
     fn ZSTD_createCCtx() -> *mut ZstdCCtx;
+    #[link_name = "isthmus_zc_ZSTD_freeCCtx"]
     fn ZSTD_freeCCtx(cctx: *mut ZstdCCtx) -> usize;
+    #[link_name = "isthmus_zc_ZSTD_compressCCtx"]
     fn ZSTD_compressCCtx(
         cctx: *mut ZstdCCtx,
         dst: *mut c_void,
@@ -35,6 +45,16 @@ extern "C" {
         src_size: usize,
         compression_level: c_int,
     ) -> usize;
+    #[link_name = "isthmus_zc_ZSTD_compressBound"]
+    fn ZSTD_compressBound(src_size: usize) -> usize;
+    #[link_name = "isthmus_zc_ZSTD_minCLevel"]
+    fn ZSTD_minCLevel() -> c_int;
+    #[link_name = "isthmus_zc_ZSTD_maxCLevel"]
+    fn ZSTD_maxCLevel() -> c_int;
+}
+
+// The decompressing copy.
+extern "C" {
     fn ZSTD_createDCtx() -> *mut ZstdDCtx;
     fn ZSTD_freeDCtx(dctx: *mut ZstdDCtx) -> usize;
     fn ZSTD_decompressDCtx(
@@ -44,13 +64,10 @@ extern "C" {
         src: *const c_void,
         src_size: usize,
     ) -> usize;
-    fn ZSTD_compressBound(src_size: usize) -> usize;
     fn ZSTD_decompressBound(src: *const c_void, src_size: usize) -> u64;
     fn ZSTD_isError(code: usize) -> c_uint;
     fn ZSTD_getErrorCode(code: usize) -> c_int;
     fn ZSTD_getErrorName(code: usize) -> *const c_char;
-    fn ZSTD_minCLevel() -> c_int;
-    fn ZSTD_maxCLevel() -> c_int;
 }
 
 /// `ZSTD_CLEVEL_DEFAULT`.
@@ -208,7 +225,9 @@ mod tests {
     use crate::error::Status;
 
     extern "C" {
+        #[link_name = "isthmus_zc_ZSTD_CCtx_setParameter"]
         fn ZSTD_CCtx_setParameter(cctx: *mut ZstdCCtx, param: c_int, value: c_int) -> usize;
+        #[link_name = "isthmus_zc_ZSTD_compress2"]
         fn ZSTD_compress2(
             cctx: *mut ZstdCCtx,
             dst: *mut c_void,
@@ -216,8 +235,27 @@ mod tests {
             src: *const c_void,
             src_size: usize,
         ) -> usize;
+        #[link_name = "isthmus_zc_ZSTD_versionNumber"]
+        fn compressor_version() -> c_uint;
+        #[link_name = "ZSTD_versionNumber"]
+        fn decompressor_version() -> c_uint;
     }
     const ZSTD_C_CONTENT_SIZE_FLAG: c_int = 200;
+
+    /// `ci/env.sh` names the release of the archive it gives the build to compress
+    /// with; a build given none links the same archive twice.
+    #[test]
+    fn compresses_with_the_libzstd_the_build_was_given() {
+        let (compressor, decompressor) = unsafe { (compressor_version(), decompressor_version()) };
+        match (
+            option_env!("ISTHMUS_ZSTD_COMPRESSOR_VERSION"),
+            option_env!("ISTHMUS_ZSTD_COMPRESSOR"),
+        ) {
+            (Some(expected), _) => assert_eq!(compressor.to_string(), expected),
+            (None, None) => assert_eq!(compressor, decompressor),
+            (None, Some(_)) => {}
+        }
+    }
 
     #[test]
     fn round_trips() {
