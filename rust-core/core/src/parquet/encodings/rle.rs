@@ -366,23 +366,41 @@ impl RleEncoder {
     }
 
     /// Puts `values` in order, as [`RleEncoder::put`] one at a time would.
-    /// Dictionary indices seldom repeat eight times: at a group boundary
-    /// with no run under way, eight values that are not all equal are
-    /// packed at once.
     pub fn put_slice(&mut self, values: &[u32]) {
+        self.put_each(values, |v| v);
+    }
+
+    /// Puts definition or repetition levels (each at least 0 and within the
+    /// bit width) in order, as [`RleEncoder::put`] one at a time would.
+    pub fn put_levels(&mut self, levels: &[i16]) {
+        self.put_each(levels, |l| l as u32);
+    }
+
+    /// Dictionary indices and the levels of nested leaves seldom repeat eight
+    /// times: at a group boundary with no run under way, eight values that are
+    /// not all equal are packed at once; a run under way takes every value
+    /// that continues it at once.
+    #[inline]
+    fn put_each<T: Copy + PartialEq>(&mut self, values: &[T], widen: impl Fn(T) -> u32) {
         let mut rest = values;
         while let Some((&first, tail)) = rest.split_first() {
+            if self.run_len >= 8 && widen(first) == self.run_value {
+                let count = rest.iter().position(|&v| v != first).unwrap_or(rest.len());
+                self.run_len += count;
+                rest = &rest[count..];
+                continue;
+            }
             if self.group_len == 0 && self.run_len == 0 {
                 if let Some(group) = rest.first_chunk::<8>() {
                     if group.iter().any(|&v| v != first) {
-                        self.group = *group;
+                        self.group = group.map(&widen);
                         self.append_group();
                         rest = &rest[8..];
                         continue;
                     }
                 }
             }
-            self.put(first);
+            self.put(widen(first));
             rest = tail;
         }
     }

@@ -229,18 +229,6 @@ struct QueuedLevels {
     at: usize,
 }
 
-/// Calls `run(level, count)` for the maximal runs of equal levels in
-/// `levels`: most levels repeat (every value present, no lists), and the
-/// encoder takes a run at once.
-fn for_each_run(levels: &[i16], mut run: impl FnMut(i16, usize)) {
-    let mut rest = levels;
-    while let Some(&level) = rest.first() {
-        let count = rest.iter().position(|&l| l != level).unwrap_or(rest.len());
-        run(level, count);
-        rest = &rest[count..];
-    }
-}
-
 /// The bit width of levels up to `max`.
 fn level_width(max: i16) -> u8 {
     (16 - (max.max(0) as u16).leading_zeros()) as u8
@@ -426,18 +414,11 @@ impl ChunkBuilder {
         self.queued.at += len;
         let (def, rep) = (&self.queued.def[range.clone()], &self.queued.rep[range]);
         let max_def = self.max_def;
-        let mut nulls = 0;
-        for_each_run(def, |d, count| {
-            self.levels.put_repeated(d as u32, count);
-            nulls += if d < max_def { count } else { 0 };
-        });
+        self.levels.put_levels(def);
+        let nulls = def.iter().filter(|&&d| d < max_def).count();
         if self.max_rep > 0 {
-            let mut records = 0;
-            for_each_run(rep, |r, count| {
-                self.rep_levels.put_repeated(r as u32, count);
-                records += if r == 0 { count } else { 0 };
-            });
-            self.page_records += records;
+            self.rep_levels.put_levels(rep);
+            self.page_records += rep.iter().filter(|&&r| r == 0).count();
         } else {
             // Without repetition every level slot starts a row.
             self.page_records += def.len();
@@ -947,7 +928,7 @@ mod tests {
     }
 
     #[test]
-    fn level_runs_encode_like_single_levels() {
+    fn level_slices_encode_like_single_levels() {
         // SplitMix-ish levels of width 2, mostly the maximum, with runs of
         // every length around a group of eight.
         let mut state = 7u64;
@@ -963,16 +944,14 @@ mod tests {
             };
             levels.extend(std::iter::repeat_n(level, 1 + (state >> 20) as usize % 19));
         }
-        let mut runs = Vec::new();
-        let mut bulk = RleEncoder::new(2);
-        for_each_run(&levels, |level, count| {
-            runs.extend(std::iter::repeat_n(level, count));
-            bulk.put_repeated(level as u32, count);
-        });
-        assert_eq!(runs, levels);
         let mut single = RleEncoder::new(2);
         levels.iter().for_each(|&l| single.put(l as u32));
-        assert_eq!(bulk.finish(), single.finish());
-        for_each_run(&[], |_, _| panic!("no runs in no levels"));
+        let single = single.finish();
+        // Whole, and cut into slices of every length a page's levels come in.
+        for cut in [levels.len(), 1, 3, 8, 13, 64] {
+            let mut bulk = RleEncoder::new(2);
+            levels.chunks(cut).for_each(|slice| bulk.put_levels(slice));
+            assert_eq!(bulk.finish(), single, "slices of {cut}");
+        }
     }
 }
