@@ -102,7 +102,7 @@ final class FieldWriters {
         };
     }
 
-    private record BoolWriter(BoolBuilder out) implements FieldWriter {
+    record BoolWriter(BoolBuilder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -122,7 +122,7 @@ final class FieldWriters {
         }
     }
 
-    private record TinyIntWriter(Int8Builder out) implements FieldWriter {
+    record TinyIntWriter(Int8Builder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -142,7 +142,7 @@ final class FieldWriters {
         }
     }
 
-    private record SmallIntWriter(Int16Builder out) implements FieldWriter {
+    record SmallIntWriter(Int16Builder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -162,7 +162,7 @@ final class FieldWriters {
         }
     }
 
-    private record IntWriter(Int32Builder out) implements FieldWriter {
+    record IntWriter(Int32Builder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -182,7 +182,7 @@ final class FieldWriters {
         }
     }
 
-    private record BigIntWriter(Int64Builder out) implements FieldWriter {
+    record BigIntWriter(Int64Builder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -202,7 +202,7 @@ final class FieldWriters {
         }
     }
 
-    private record FloatWriter(Float32Builder out) implements FieldWriter {
+    record FloatWriter(Float32Builder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -222,7 +222,7 @@ final class FieldWriters {
         }
     }
 
-    private record DoubleWriter(Float64Builder out) implements FieldWriter {
+    record DoubleWriter(Float64Builder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -261,8 +261,7 @@ final class FieldWriters {
      * build a {@code BigInteger} and a {@code BigDecimal} for each value, Flink's decimal
      * arithmetic widens results past 18 digits, and the sink's rows arrive as binary rows.
      */
-    private record DecimalWriter(Decimal128Builder out, int precision, int scale, byte[] scratch)
-            implements FieldWriter {
+    record DecimalWriter(Decimal128Builder out, int precision, int scale, byte[] scratch) implements FieldWriter {
         DecimalWriter(Decimal128Builder out, int precision, int scale) {
             this(out, precision, scale, new byte[16]);
         }
@@ -312,7 +311,7 @@ final class FieldWriters {
         }
     }
 
-    private record DateWriter(Date32Builder out) implements FieldWriter {
+    record DateWriter(Date32Builder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -332,7 +331,7 @@ final class FieldWriters {
         }
     }
 
-    private record TimeWriter(Time64Builder out) implements FieldWriter {
+    record TimeWriter(Time64Builder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -353,7 +352,7 @@ final class FieldWriters {
     }
 
     /** The precision tells a binary row how its timestamp is stored (compact millis or not). */
-    private record TimestampWriter(TimestampBuilder out, int precision) implements FieldWriter {
+    record TimestampWriter(TimestampBuilder out, int precision) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -373,7 +372,7 @@ final class FieldWriters {
         }
     }
 
-    private record StringWriter(VarBinaryBuilder out) implements FieldWriter {
+    record StringWriter(VarBinaryBuilder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -426,7 +425,7 @@ final class FieldWriters {
         out.append(value.toBytes());
     }
 
-    private record BytesWriter(VarBinaryBuilder out) implements FieldWriter {
+    record BytesWriter(VarBinaryBuilder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -446,7 +445,7 @@ final class FieldWriters {
         }
     }
 
-    private record FixedBytesWriter(FixedSizeBinaryBuilder out) implements FieldWriter {
+    record FixedBytesWriter(FixedSizeBinaryBuilder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -466,7 +465,7 @@ final class FieldWriters {
         }
     }
 
-    private record NullWriter(NullBuilder out) implements FieldWriter {
+    record NullWriter(NullBuilder out) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             out.appendNull();
@@ -478,7 +477,7 @@ final class FieldWriters {
         }
     }
 
-    private record RowWriter(StructBuilder out, FieldWriter[] fields) implements FieldWriter {
+    record RowWriter(StructBuilder out, FieldWriter[] fields) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -505,7 +504,7 @@ final class FieldWriters {
         }
     }
 
-    private record ArrayWriter(ListBuilder out, FieldWriter element) implements FieldWriter {
+    record ArrayWriter(ListBuilder out, FieldWriter element) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {
@@ -533,7 +532,7 @@ final class FieldWriters {
         }
     }
 
-    private record MapWriter(MapBuilder out, FieldWriter key, FieldWriter value) implements FieldWriter {
+    record MapWriter(MapBuilder out, FieldWriter key, FieldWriter value) implements FieldWriter {
         @Override
         public void write(RowData row, int pos) {
             if (row.isNullAt(pos)) {

@@ -16,7 +16,8 @@ import org.apache.flink.table.types.logical.RowType;
  * {@link RowType}, laid out by {@link TypeMapping#toArrow(String, org.apache.flink.table.types.logical.LogicalType)}.
  * Works with every {@link RowData} implementation (binary, generic, columnar, joined), through the
  * typed getters of {@code RowData}, {@code ArrayData} and {@code MapData} only, chosen once per
- * field when the appender is made. The row kind is not recorded.
+ * field when the appender is made and called from one method generated per row type
+ * ({@link AppendGenerator}). The row kind is not recorded.
  *
  * <p><b>Failure.</b> A row that cannot be appended (a null in a NOT NULL field, a
  * {@code BINARY(n)} value of another length, a decimal with too many digits, a timestamp out of
@@ -32,6 +33,8 @@ public final class RowDataAppender implements AutoCloseable {
     private final ArrowField field;
     private final StructBuilder batch;
     private final FieldWriter[] writers;
+    /** The writers' calls as one generated method, or null where there is none (then a loop calls them). */
+    private final AppendGenerator.RowAppend generated;
 
     public RowDataAppender(RowType rowType, BufferAllocator allocator) {
         this.rowType = rowType;
@@ -39,6 +42,12 @@ public final class RowDataAppender implements AutoCloseable {
         this.field = TypeMapping.toArrow("", rowType.copy(false));
         this.batch = (StructBuilder) ArrowBuilder.forField(field, allocator);
         this.writers = FieldWriters.forFields(rowType, batch);
+        this.generated = AppendGenerator.forWriters(writers);
+    }
+
+    /** The generated method rows go through, or null (see {@link AppendGenerator}). */
+    AppendGenerator.RowAppend generated() {
+        return generated;
     }
 
     /** The batch's Arrow field: a non-nullable struct named "" with one child per row field. */
@@ -65,8 +74,12 @@ public final class RowDataAppender implements AutoCloseable {
                 throw new IllegalArgumentException(
                         "the row has " + row.getArity() + " fields, the schema " + writers.length);
             }
-            for (fieldIndex = 0; fieldIndex < writers.length; fieldIndex++) {
-                writers[fieldIndex].write(row, fieldIndex);
+            if (generated != null) {
+                generated.append(row);
+            } else {
+                for (fieldIndex = 0; fieldIndex < writers.length; fieldIndex++) {
+                    writers[fieldIndex].write(row, fieldIndex);
+                }
             }
             batch.append();
         } catch (Error | MemoryLimitExceededException e) {
@@ -79,8 +92,30 @@ public final class RowDataAppender implements AutoCloseable {
             throw new IllegalArgumentException("cannot append row " + rowIndex + " of the batch: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             batch.truncate(rowIndex);
+            if (fieldIndex < 0 && generated != null) {
+                fieldIndex = failingField(row, rowIndex);
+            }
             throw new IllegalArgumentException(
                     "cannot append row " + rowIndex + " of the batch: " + unreadable(row, fieldIndex, e), e);
+        }
+    }
+
+    /**
+     * The field whose writer fails on {@code row}, found by calling the writers one by one on a
+     * row the generated method failed on (which does not say where), then rolled back; -1 if none
+     * fails this time.
+     */
+    private int failingField(RowData row, int rowIndex) {
+        int fieldIndex = 0;
+        try {
+            for (; fieldIndex < writers.length; fieldIndex++) {
+                writers[fieldIndex].write(row, fieldIndex);
+            }
+            return -1;
+        } catch (RuntimeException again) {
+            return fieldIndex;
+        } finally {
+            batch.truncate(rowIndex);
         }
     }
 

@@ -1,6 +1,10 @@
 package dev.isthmus.arrow.flink.builder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,6 +81,35 @@ class RowDataAppenderTest extends BuilderTestSupport {
     void genericRowsOfEveryTypeMatchTheChecksumOracle(int rowCount) {
         List<GenericRowData> rows = new RandomRows(rowCount, 0.2).rows(RandomRows.EVERY_TYPE, rowCount);
         assertEquals(ArrowChecksum.of(rows, RandomRows.EVERY_TYPE), appendAll(rows, RandomRows.EVERY_TYPE));
+    }
+
+    @Test
+    void rowsOfOneTypeShareOneGeneratedAppend() {
+        try (RowDataAppender first = new RowDataAppender(RandomRows.EVERY_TYPE, allocator);
+                RowDataAppender second = new RowDataAppender(RandomRows.EVERY_TYPE, allocator);
+                RowDataAppender other = new RowDataAppender(ORDER, allocator)) {
+            assertNotNull(first.generated());
+            assertNotSame(first.generated(), second.generated());
+            assertSame(first.generated().getClass(), second.generated().getClass());
+            assertNotSame(first.generated().getClass(), other.generated().getClass());
+        }
+    }
+
+    /** Past the generator's limit the writers are called one by one, with the same batches. */
+    @Test
+    void rowsTooWideForAGeneratedAppendAppendFieldByField() {
+        // Each of the last four types of EVERY_TYPE takes at least two of the generator's nodes.
+        int width = AppendGenerator.MAX_NODES / 2 + 1;
+        LogicalType[] fields = new LogicalType[width];
+        for (int i = 0; i < width; i++) {
+            fields[i] = RandomRows.EVERY_TYPE.getTypeAt(RandomRows.EVERY_TYPE.getFieldCount() - 1 - i % 4);
+        }
+        RowType wide = RowType.of(fields);
+        try (RowDataAppender appender = new RowDataAppender(wide, allocator)) {
+            assertNull(appender.generated());
+        }
+        List<GenericRowData> rows = new RandomRows(5, 0.2).rows(wide, 50);
+        assertEquals(ArrowChecksum.of(rows, wide), appendAll(rows, wide));
     }
 
     @ParameterizedTest
