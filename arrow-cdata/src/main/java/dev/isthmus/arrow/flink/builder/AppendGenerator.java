@@ -8,12 +8,14 @@ import static java.lang.constant.ConstantDescs.CD_void;
 import dev.isthmus.arrow.builder.ListBuilder;
 import dev.isthmus.arrow.builder.MapBuilder;
 import dev.isthmus.arrow.builder.StructBuilder;
+import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassBuilder;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
 import java.lang.classfile.TypeKind;
+import java.lang.classfile.attribute.CodeAttribute;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.invoke.MethodHandle;
@@ -40,9 +42,10 @@ import org.apache.flink.table.data.RowData;
  * <p>The generated method does what the writers' own {@code write} methods do, in the same order,
  * and throws what they throw. Classes are hidden classes in this package, kept per shape
  * (the writers' classes and the structs' arities) for the life of this class's loader, so every
- * appender of a shape shares one class, compiled once. Shapes past {@link #MAX_SHAPES}, and rows
- * of more than {@link #MAX_NODES} writers (whose method would pass the JIT's limit on the methods
- * it compiles), get none: the appender calls its writers one by one.
+ * appender of a shape shares one class, compiled once. Shapes past {@link #MAX_SHAPES}, shapes
+ * whose method would be longer than {@link #MAX_CODE_BYTES} (HotSpot's {@code HugeMethodLimit}:
+ * the JIT never compiles a longer method, so it would stay interpreted) and shapes whose class
+ * could not be defined get none: the appender calls its writers one by one.
  */
 final class AppendGenerator {
     /** Appends one row; made by {@link #forWriters}. */
@@ -50,10 +53,11 @@ final class AppendGenerator {
         void append(RowData row);
     }
 
-    static final int MAX_NODES = 256;
+    static final int MAX_CODE_BYTES = 8000;
     static final int MAX_SHAPES = 256;
 
     private static final ConcurrentHashMap<List<Object>, Definition> DEFINITIONS = new ConcurrentHashMap<>();
+    private static final System.Logger LOG = System.getLogger(AppendGenerator.class.getName());
 
     private static final ClassDesc SELF = ClassDesc.of(AppendGenerator.class.getPackageName() + ".GeneratedRowAppend");
     private static final ClassDesc APPEND = desc(RowAppend.class);
@@ -81,54 +85,62 @@ final class AppendGenerator {
      */
     static RowAppend forWriters(FieldWriter[] writers) {
         List<Object> nodes = new ArrayList<>();
+        List<ClassDesc> types = new ArrayList<>();
         List<Object> shape = new ArrayList<>();
         for (FieldWriter writer : writers) {
-            collect(writer, nodes, shape);
-        }
-        if (nodes.size() > MAX_NODES) {
-            return null;
+            collect(writer, nodes, types, shape);
         }
         Definition definition = DEFINITIONS.get(shape);
         if (definition == null) {
             if (DEFINITIONS.size() >= MAX_SHAPES) {
                 return null;
             }
-            definition = DEFINITIONS.computeIfAbsent(List.copyOf(shape), s -> define(writers));
+            definition = DEFINITIONS.computeIfAbsent(List.copyOf(shape), s -> define(writers, types));
         }
         return definition.instance(nodes.toArray());
     }
 
     /**
      * What the generated code holds of a writer, in the order it reads them: a plain value's writer,
-     * or the builder of a struct, list or map followed by what its children hold. The shape names
-     * each writer's class, and each struct's arity.
+     * or the builder of a struct, list or map followed by what its children hold; {@code types}
+     * gets the type of the field that holds each. The shape names each writer's class, and each
+     * struct's arity.
      */
-    private static void collect(FieldWriter writer, List<Object> nodes, List<Object> shape) {
+    private static void collect(FieldWriter writer, List<Object> nodes, List<ClassDesc> types, List<Object> shape) {
         shape.add(writer.getClass());
         switch (writer) {
             case FieldWriters.RowWriter row -> {
                 nodes.add(row.out());
+                types.add(STRUCT);
                 shape.add(row.fields().length);
                 for (FieldWriter field : row.fields()) {
-                    collect(field, nodes, shape);
+                    collect(field, nodes, types, shape);
                 }
             }
             case FieldWriters.ArrayWriter array -> {
                 nodes.add(array.out());
-                collect(array.element(), nodes, shape);
+                types.add(LIST);
+                collect(array.element(), nodes, types, shape);
             }
             case FieldWriters.MapWriter map -> {
                 nodes.add(map.out());
-                collect(map.key(), nodes, shape);
-                collect(map.value(), nodes, shape);
+                types.add(MAP_BUILDER);
+                collect(map.key(), nodes, types, shape);
+                collect(map.value(), nodes, types, shape);
             }
-            default -> nodes.add(writer);
+            default -> {
+                nodes.add(writer);
+                types.add(desc(writer.getClass()));
+            }
         }
     }
 
-    /** A generated class's constructor, which takes the nodes. */
+    /** A generated class's constructor, which takes the nodes; null for a shape that has none. */
     private record Definition(MethodHandle constructor) {
         RowAppend instance(Object[] nodes) {
+            if (constructor == null) {
+                return null;
+            }
             try {
                 return (RowAppend) constructor.invoke(nodes);
             } catch (Throwable e) {
@@ -137,19 +149,35 @@ final class AppendGenerator {
         }
     }
 
-    private static Definition define(FieldWriter[] writers) {
+    /**
+     * The class for the shape of {@code writers}, or a definition without one. Generating is only
+     * a speed-up: a shape it fails on is logged and appended field by field.
+     */
+    private static Definition define(FieldWriter[] writers, List<ClassDesc> types) {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
-        // Stack maps are computed from the classes as this class's loader sees them (a Flink
-        // job's user-code loader, say), not the system loader the default would ask.
-        byte[] bytes = ClassFile.of(
-                        ClassFile.ClassHierarchyResolverOption.of(ClassHierarchyResolver.ofClassLoading(lookup)))
-                .build(SELF, type -> new Emitter(type, writers).emit());
         try {
+            // Stack maps are computed from the classes as this class's loader sees them (a Flink
+            // job's user-code loader, say), not the system loader the default would ask.
+            ClassFile classFile = ClassFile.of(
+                    ClassFile.ClassHierarchyResolverOption.of(ClassHierarchyResolver.ofClassLoading(lookup)));
+            byte[] bytes = classFile.build(SELF, type -> new Emitter(type, writers, types).emit());
+            int length = classFile.parse(bytes).methods().stream()
+                    .filter(method -> method.methodName().equalsString("append"))
+                    .flatMap(method -> method.findAttribute(Attributes.code()).stream())
+                    .mapToInt(CodeAttribute::codeLength)
+                    .sum();
+            if (length > MAX_CODE_BYTES) {
+                return new Definition(null);
+            }
             MethodHandles.Lookup hidden = lookup.defineHiddenClass(bytes, true);
             return new Definition(
                     hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class, Object[].class)));
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("could not define the generated row append", e);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "no generated row append for a row of " + writers.length + " fields; appending them one by one",
+                    e);
+            return new Definition(null);
         }
     }
 
@@ -162,17 +190,23 @@ final class AppendGenerator {
         private final ClassBuilder type;
         private final FieldWriter[] writers;
         /** Each node's field type, by index. */
-        private final List<ClassDesc> fields = new ArrayList<>();
+        private final List<ClassDesc> fields;
+        /** The next node the method's code takes. */
+        private int next;
 
-        Emitter(ClassBuilder type, FieldWriter[] writers) {
+        Emitter(ClassBuilder type, FieldWriter[] writers, List<ClassDesc> fields) {
             this.type = type;
             this.writers = writers;
+            this.fields = fields;
         }
 
         void emit() {
             type.withFlags(AccessFlag.FINAL, AccessFlag.SYNTHETIC).withInterfaceSymbols(APPEND);
             type.withMethodBody(
                     "append", MethodTypeDesc.of(CD_void, ROW), ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> {
+                        // The API may run this twice (again with long jumps, should short ones
+                        // not reach).
+                        next = 0;
                         for (int i = 0; i < writers.length; i++) {
                             value(code, writers[i], 1, true, i, -1);
                         }
@@ -200,10 +234,12 @@ final class AppendGenerator {
             return "n" + index;
         }
 
-        /** Takes the next node's field, of {@code fieldType}, and returns its index. */
+        /** Takes the next node's field, which holds a {@code fieldType}, and returns its index. */
         private int node(ClassDesc fieldType) {
-            fields.add(fieldType);
-            return fields.size() - 1;
+            if (!fields.get(next).equals(fieldType)) {
+                throw new IllegalStateException("node " + next + " is a " + fields.get(next) + ", not a " + fieldType);
+            }
+            return next++;
         }
 
         private void loadNode(CodeBuilder code, int node) {

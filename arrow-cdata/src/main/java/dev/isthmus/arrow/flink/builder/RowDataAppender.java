@@ -103,7 +103,7 @@ public final class RowDataAppender implements AutoCloseable {
     /**
      * The field whose writer fails on {@code row}, found by calling the writers one by one on a
      * row the generated method failed on (which does not say where), then rolled back; -1 if none
-     * fails this time.
+     * fails this time, or the writer's memory cap stops the search (which says nothing of the row).
      */
     private int failingField(RowData row, int rowIndex) {
         int fieldIndex = 0;
@@ -111,6 +111,8 @@ public final class RowDataAppender implements AutoCloseable {
             for (; fieldIndex < writers.length; fieldIndex++) {
                 writers[fieldIndex].write(row, fieldIndex);
             }
+            return -1;
+        } catch (MemoryLimitExceededException capped) {
             return -1;
         } catch (RuntimeException again) {
             return fieldIndex;

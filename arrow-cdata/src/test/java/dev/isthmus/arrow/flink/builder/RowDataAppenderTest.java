@@ -95,11 +95,14 @@ class RowDataAppenderTest extends BuilderTestSupport {
         }
     }
 
-    /** Past the generator's limit the writers are called one by one, with the same batches. */
-    @Test
-    void rowsTooWideForAGeneratedAppendAppendFieldByField() {
-        // Each of the last four types of EVERY_TYPE takes at least two of the generator's nodes.
-        int width = AppendGenerator.MAX_NODES / 2 + 1;
+    /**
+     * Rows whose method would be too long for the JIT to compile (80 fields), or for a class file
+     * to hold (400), have their writers called one by one, with the same batches.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {80, 400})
+    void rowsTooWideForAGeneratedAppendAppendFieldByField(int width) {
+        // The last four types of EVERY_TYPE take 100 to 300 bytes of the method each.
         LogicalType[] fields = new LogicalType[width];
         for (int i = 0; i < width; i++) {
             fields[i] = RandomRows.EVERY_TYPE.getTypeAt(RandomRows.EVERY_TYPE.getFieldCount() - 1 - i % 4);
