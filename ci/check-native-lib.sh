@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks a built libisthmus.so before it is packaged:
 #   - it needs nothing at run time beyond libc, libm and libgcc_s (the codecs are
-#     linked statically), so it loads on any glibc Linux without extra packages;
+#     linked statically), so it loads on any glibc Linux without extra packages, and every
+#     symbol it uses resolves against them;
 #   - its dynamic symbol table holds exactly the functions declared in
 #     rust-core/include/isthmus.h: no missing export, and no leaked symbol from
 #     the bundled C/C++ libraries that could clash with the host process.
@@ -31,6 +32,11 @@ done < <(ldd "$so")
 if ldd "$so" | grep -q "not found"; then
     problems+=("unresolved dependency: $(ldd "$so" | grep "not found" | tr -s ' \t' ' ')")
 fi
+# Every symbol resolved against this host's libraries (an archive built against a newer glibc,
+# as the compressing libzstd may be, could name one this glibc lacks: functions bind lazily, so
+# it would fail only when first called).
+undefined=$(ldd -r "$so" 2>&1 | grep "undefined symbol" || true)
+[[ -z $undefined ]] || problems+=("undefined symbols: $(echo "$undefined" | head -5 | tr -s ' \t\n' ' ')")
 
 # --- exported symbols versus the header's prototypes (comments stripped first,
 # so a function merely mentioned in prose does not count)
