@@ -254,7 +254,9 @@ mod tests {
             (Some(expected), _) => assert_eq!(compressor.to_string(), expected),
             (None, None) => assert_eq!(compressor, decompressor),
             // An archive given without its release: at least a libzstd the API above exists in.
-            (None, Some(archive)) => assert!(compressor >= 10_500, "{archive}: libzstd {compressor}"),
+            (None, Some(archive)) => {
+                assert!(compressor >= 10_500, "{archive}: libzstd {compressor}")
+            }
         }
     }
 
