@@ -200,6 +200,7 @@ impl<'a> ArrayView<'a> {
 
     /// For strings and binaries, the slot's byte range in the values buffer; for
     /// lists and maps, its range of child slots.
+    #[inline]
     pub(crate) fn value_range(&self, i: usize) -> Range<usize> {
         let (Layout::Binary { offset_width, .. } | Layout::List { offset_width }) = self.layout
         else {

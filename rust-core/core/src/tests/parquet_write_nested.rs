@@ -236,8 +236,11 @@ fn arrow_data(ty: &Ty, values: &[V]) -> ArrayData {
         }
         Ty::Str => {
             data.data_type = DataType::Utf8;
+            // Arrow leaves a null slot's bytes unspecified: give them some, which no reader
+            // may see.
             let text = |v: &V| match v {
                 V::Str(s) => s.clone(),
+                V::Null => "not a value".to_owned(),
                 _ => String::new(),
             };
             data.buffers = vec![

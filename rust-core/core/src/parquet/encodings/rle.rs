@@ -474,12 +474,23 @@ impl RleEncoder {
 }
 
 /// Packs eight values of `bit_width` (at most 32) bits into `bit_width` bytes.
+#[inline]
 fn pack8(values: &[u32; 8], bit_width: usize, out: &mut Vec<u8>) {
     let mask = if bit_width == 0 {
         0
     } else {
         u64::MAX >> (64 - bit_width)
     };
+    if bit_width <= 8 {
+        // Levels and small dictionaries: the eight values fit one word, stored
+        // at once rather than a byte at a time.
+        let mut word = 0u64;
+        for (k, &value) in values.iter().enumerate() {
+            word |= (u64::from(value) & mask) << (k * bit_width);
+        }
+        out.extend_from_slice(&word.to_le_bytes()[..bit_width]);
+        return;
+    }
     let mut acc = 0u64;
     let mut bits = 0;
     for &value in values {

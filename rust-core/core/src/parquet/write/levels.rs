@@ -42,7 +42,63 @@ impl LeafLevels {
             self.first_slot = Some(first);
             return Ok(());
         }
+        if let [list, leaf] = column.steps[..] {
+            if let (StepKind::Repeated(level), StepKind::Leaf, Layout::List { .. }) =
+                (list.kind, leaf.kind, top.layout())
+            {
+                return self
+                    .list_of_values(list, leaf, level, top, start, rows)
+                    .map_err(|(row, field)| required_null(column, field, first_row + row));
+            }
+        }
         self.walk_rows(column, top, start, rows, first_row)
+    }
+
+    /// The levels of a top-level list of plain values (tags, say), list by
+    /// list: what [`LeafLevels::walk`] gives, without a call per element.
+    /// A required null fails with its row and the field id of its node.
+    fn list_of_values(
+        &mut self,
+        list: Step,
+        leaf: Step,
+        level: i16,
+        top: &ArrayView<'_>,
+        start: usize,
+        rows: usize,
+    ) -> std::result::Result<(), (usize, Option<i32>)> {
+        let child = &top.children()[0];
+        let in_list = i16::from(list.optional) + 1;
+        let present = in_list + i16::from(leaf.optional);
+        for row in 0..rows {
+            let slot = start + row;
+            if !top.is_valid(slot) {
+                if !list.optional {
+                    return Err((row, list.field_id));
+                }
+                self.def.push(0);
+                self.rep.push(0);
+                continue;
+            }
+            let range = top.value_range(slot);
+            if range.is_empty() {
+                self.def.push(in_list - 1);
+                self.rep.push(0);
+                continue;
+            }
+            let first = range.start;
+            for at in range {
+                self.rep.push(if at == first { 0 } else { level });
+                if child.is_valid(at) {
+                    self.def.push(present);
+                    self.slots.push(at);
+                } else if leaf.optional {
+                    self.def.push(in_list);
+                } else {
+                    return Err((row, leaf.field_id));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// [`LeafLevels::compute`] row by row, for any steps.
@@ -331,6 +387,105 @@ mod tests {
                 }
             }
             assert_eq!(seen, (0..=max_def).collect(), "{optional:?}");
+        }
+    }
+
+    /// `l: list<x: long>` with the given nullability (l, x): null and empty lists, null
+    /// elements where optional, the list array and its elements sliced differently.
+    fn list(optional: [bool; 2]) -> (Field, ArrayData) {
+        let len = 300;
+        let mut offsets = vec![0i32];
+        for i in 0..len + 5 {
+            // 0 to 4 elements, a list of none every fifth row or so.
+            let n = (i * 7 + 3) % 5;
+            offsets.push(offsets.last().unwrap() + n as i32);
+        }
+        let elements = *offsets.last().unwrap() as usize;
+        let values: Vec<i64> = (0..elements as i64 + 9).collect();
+        let x = node(
+            DataType::Int64,
+            elements + 9,
+            9,
+            |i| optional[1] && i % 7 == 2,
+            vec![buffer(&values)],
+            vec![],
+        );
+        // The list's offsets count from the elements' slice.
+        let l = node(
+            DataType::List,
+            len + 5,
+            5,
+            |i| optional[0] && i % 11 == 4,
+            vec![buffer(&offsets)],
+            vec![x],
+        );
+        let schema = Field::new("", DataType::Struct, false).with_children(vec![field(
+            "l",
+            1,
+            DataType::List,
+            optional[0],
+        )
+        .with_children(vec![field("x", 2, DataType::Int64, optional[1])])]);
+        let batch = ArrayData {
+            data_type: DataType::Struct,
+            len,
+            offset: 0,
+            null_count: 0,
+            validity: None,
+            buffers: vec![],
+            children: vec![l],
+            dictionary: None,
+        };
+        (schema, batch)
+    }
+
+    #[test]
+    fn list_levels_match_the_walk() {
+        for optional in [[true, true], [true, false], [false, true], [false, false]] {
+            let (schema, batch) = list(optional);
+            let view = ArrayView::from_data(&batch, &schema).unwrap();
+            let column = &WriteSchema::new(&schema).unwrap().columns[0];
+            let top = &view.children()[0];
+            // Every level a row can stop at shows up.
+            let mut seen = std::collections::BTreeSet::new();
+            for (start, rows) in [(0, 300), (7, 100), (131, 169), (299, 1)] {
+                let (mut fast, mut walked) = (LeafLevels::default(), LeafLevels::default());
+                fast.compute(column, top, start, rows, 0).unwrap();
+                walked.walk_rows(column, top, start, rows, 0).unwrap();
+                let what = format!("{optional:?} {start}+{rows}");
+                assert_eq!(fast.first_slot, None, "{what}");
+                assert_eq!(fast.def, walked.def, "{what}");
+                assert_eq!(fast.rep, walked.rep, "{what}");
+                assert_eq!(fast.slots, walked.slots, "{what}");
+                seen.extend(walked.def.iter().copied());
+            }
+            assert_eq!(seen, (0..=column.max_def).collect(), "{optional:?}");
+        }
+    }
+
+    #[test]
+    fn list_required_nulls_fail_like_the_walk() {
+        // A null list, then a null element, where the schema says required.
+        for (k, id) in [(0, 1), (1, 2)] {
+            let (mut schema, batch) = list([true, true]);
+            let mut field = &mut schema.children[0];
+            if k == 1 {
+                field = &mut field.children[0];
+            }
+            field.nullable = false;
+            let view = ArrayView::from_data(&batch, &schema).unwrap();
+            let column = &WriteSchema::new(&schema).unwrap().columns[0];
+            let mut levels = LeafLevels::default();
+            let fast = levels.compute(column, &view.children()[0], 3, 200, 10);
+            let walked = levels.walk_rows(column, &view.children()[0], 3, 200, 10);
+            let (fast, walked) = (fast.unwrap_err(), walked.unwrap_err());
+            assert_eq!(fast.message(), walked.message());
+            let place = if k == 0 {
+                format!("field id {id} on its path")
+            } else {
+                "the value".to_owned()
+            };
+            assert!(fast.message().contains(&place), "{fast}");
         }
     }
 

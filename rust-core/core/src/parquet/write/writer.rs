@@ -1,6 +1,7 @@
 //! The file writer: batches in, row groups out, footer and page index at the
 //! end.
 
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -599,9 +600,14 @@ impl FileWriter {
                 scratch.bytes.clear();
                 scratch.offsets.clear();
                 scratch.offsets.extend_from_slice(&0i64.to_le_bytes());
+                // Values of consecutive leaf slots lie back to back in the leaf's data, so
+                // they are copied a run at a time (a list's elements, bar its null ones).
+                let data = leaf.binary_values();
+                let mut run: Option<Range<usize>> = None;
+                let mut end = 0usize;
                 for slot in values_of() {
                     if let Some(j) = slot {
-                        let value = leaf.binary_value(j);
+                        let value = leaf.value_range(j);
                         if value.len() > i32::MAX as usize {
                             return Err(Error::invalid_argument(format!(
                                 "column '{}' (field id {}): a value of {} bytes; \
@@ -612,10 +618,23 @@ impl FileWriter {
                                 i32::MAX
                             )));
                         }
-                        scratch.bytes.extend_from_slice(value);
+                        end += value.len();
+                        run = match run {
+                            Some(bytes) if bytes.end == value.start => Some(bytes.start..value.end),
+                            other => {
+                                if let Some(bytes) = other {
+                                    scratch.bytes.extend_from_slice(&data[bytes]);
+                                }
+                                Some(value)
+                            }
+                        };
                     }
-                    let end = scratch.bytes.len() as i64;
-                    scratch.offsets.extend_from_slice(&end.to_le_bytes());
+                    scratch
+                        .offsets
+                        .extend_from_slice(&(end as i64).to_le_bytes());
+                }
+                if let Some(bytes) = run {
+                    scratch.bytes.extend_from_slice(&data[bytes]);
                 }
                 let values = ByteValues::Offsets {
                     offsets: &scratch.offsets,
