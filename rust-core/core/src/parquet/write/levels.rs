@@ -268,21 +268,9 @@ fn required_null(column: &LeafColumn, field: Option<i32>, row: usize) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arrow::field::encode_metadata;
-    use crate::arrow::{ArrayData, Buffer, DataType, Field, MutableBuffer};
+    use crate::arrow::{ArrayData, Buffer, DataType, Field};
     use crate::parquet::write::schema::WriteSchema;
-
-    fn field(name: &str, id: i32, data_type: DataType, nullable: bool) -> Field {
-        let id = id.to_string();
-        Field::new(name, data_type, nullable)
-            .with_metadata(encode_metadata(&[("PARQUET:field_id", id.as_bytes())]).unwrap())
-    }
-
-    fn buffer<T: crate::arrow::buffer::NativeType>(values: &[T]) -> Buffer {
-        let mut buffer = MutableBuffer::new();
-        buffer.extend_from_slice(values).unwrap();
-        buffer.freeze()
-    }
+    use crate::test_support::write::{batch, buffer, field, Column};
 
     /// `len` slots, null where `null(i)`, sliced to start at `offset`.
     fn node(
@@ -333,25 +321,16 @@ mod tests {
         );
         let t = node(DataType::Struct, len + 11, 6, null(1), vec![], vec![x]);
         let s = node(DataType::Struct, len + 5, 5, null(0), vec![], vec![t]);
-        let schema = Field::new("", DataType::Struct, false).with_children(vec![field(
-            "s",
-            1,
-            DataType::Struct,
-            optional[0],
-        )
-        .with_children(vec![field("t", 2, DataType::Struct, optional[1])
-            .with_children(vec![field("x", 3, DataType::Int64, optional[2])])])]);
-        let batch = ArrayData {
-            data_type: DataType::Struct,
-            len,
-            offset: 0,
-            null_count: 0,
-            validity: None,
-            buffers: vec![],
-            children: vec![s],
-            dictionary: None,
-        };
-        (schema, batch)
+        batch(&[Column {
+            field: field("s", 1, DataType::Struct, optional[0]).with_children(vec![field(
+                "t",
+                2,
+                DataType::Struct,
+                optional[1],
+            )
+            .with_children(vec![field("x", 3, DataType::Int64, optional[2])])]),
+            data: s,
+        }])
     }
 
     #[test]
@@ -419,24 +398,15 @@ mod tests {
             vec![buffer(&offsets)],
             vec![x],
         );
-        let schema = Field::new("", DataType::Struct, false).with_children(vec![field(
-            "l",
-            1,
-            DataType::List,
-            optional[0],
-        )
-        .with_children(vec![field("x", 2, DataType::Int64, optional[1])])]);
-        let batch = ArrayData {
-            data_type: DataType::Struct,
-            len,
-            offset: 0,
-            null_count: 0,
-            validity: None,
-            buffers: vec![],
-            children: vec![l],
-            dictionary: None,
-        };
-        (schema, batch)
+        batch(&[Column {
+            field: field("l", 1, DataType::List, optional[0]).with_children(vec![field(
+                "x",
+                2,
+                DataType::Int64,
+                optional[1],
+            )]),
+            data: l,
+        }])
     }
 
     #[test]
@@ -473,20 +443,26 @@ mod tests {
                 field = &mut field.children[0];
             }
             field.nullable = false;
-            let view = ArrayView::from_data(&batch, &schema).unwrap();
-            let column = &WriteSchema::new(&schema).unwrap().columns[0];
-            let mut levels = LeafLevels::default();
-            let fast = levels.compute(column, &view.children()[0], 3, 200, 10);
-            let walked = levels.walk_rows(column, &view.children()[0], 3, 200, 10);
-            let (fast, walked) = (fast.unwrap_err(), walked.unwrap_err());
-            assert_eq!(fast.message(), walked.message());
+            let message = required_null_message(&schema, &batch);
             let place = if k == 0 {
                 format!("field id {id} on its path")
             } else {
                 "the value".to_owned()
             };
-            assert!(fast.message().contains(&place), "{fast}");
+            assert!(message.contains(&place), "{message}");
         }
+    }
+
+    /// The error of rows 3 to 202 of the first column, the same from `compute` as from the walk.
+    fn required_null_message(schema: &Field, batch: &ArrayData) -> String {
+        let view = ArrayView::from_data(batch, schema).unwrap();
+        let column = &WriteSchema::new(schema).unwrap().columns[0];
+        let mut levels = LeafLevels::default();
+        let fast = levels.compute(column, &view.children()[0], 3, 200, 10);
+        let walked = levels.walk_rows(column, &view.children()[0], 3, 200, 10);
+        let (fast, walked) = (fast.unwrap_err(), walked.unwrap_err());
+        assert_eq!(fast.message(), walked.message());
+        fast.message().to_owned()
     }
 
     #[test]
@@ -494,13 +470,7 @@ mod tests {
         // `t` is required but null in some rows its parent holds.
         let (mut schema, batch) = nested([true, true, true], [7, 5, 3]);
         schema.children[0].children[0].nullable = false;
-        let view = ArrayView::from_data(&batch, &schema).unwrap();
-        let column = &WriteSchema::new(&schema).unwrap().columns[0];
-        let mut levels = LeafLevels::default();
-        let fast = levels.compute(column, &view.children()[0], 3, 200, 10);
-        let walked = levels.walk_rows(column, &view.children()[0], 3, 200, 10);
-        let (fast, walked) = (fast.unwrap_err(), walked.unwrap_err());
-        assert_eq!(fast.message(), walked.message());
-        assert!(fast.message().contains("field id 2 on its path"), "{fast}");
+        let message = required_null_message(&schema, &batch);
+        assert!(message.contains("field id 2 on its path"), "{message}");
     }
 }

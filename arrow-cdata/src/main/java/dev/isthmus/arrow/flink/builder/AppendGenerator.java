@@ -262,60 +262,42 @@ final class AppendGenerator {
                 }
             };
             switch (writer) {
-                case FieldWriters.RowWriter row -> {
-                    int out = node(STRUCT);
-                    Label present = code.newLabel();
-                    Label done = code.newLabel();
-                    nullCheck(code, position, ownerType, out, present, done);
-                    int nested = code.allocateLocal(TypeKind.REFERENCE);
-                    position.run();
-                    code.loadConstant(row.fields().length)
-                            .invokeinterface(ownerType, "getRow", GET_ROW)
-                            .astore(nested);
-                    for (int i = 0; i < row.fields().length; i++) {
-                        value(code, row.fields()[i], nested, true, i, -1);
-                    }
-                    loadNode(code, out);
-                    code.invokevirtual(STRUCT, "append", NO_ARGS);
-                    code.labelBinding(done);
-                }
-                case FieldWriters.ArrayWriter array -> {
-                    int out = node(LIST);
-                    Label present = code.newLabel();
-                    Label done = code.newLabel();
-                    nullCheck(code, position, ownerType, out, present, done);
-                    int elements = code.allocateLocal(TypeKind.REFERENCE);
-                    position.run();
-                    code.invokeinterface(ownerType, "getArray", GET_ARRAY).astore(elements);
-                    loop(code, elements, ARRAY, i -> value(code, array.element(), elements, false, 0, i));
-                    loadNode(code, out);
-                    code.invokevirtual(LIST, "endList", NO_ARGS);
-                    code.labelBinding(done);
-                }
-                case FieldWriters.MapWriter map -> {
-                    int out = node(MAP_BUILDER);
-                    Label present = code.newLabel();
-                    Label done = code.newLabel();
-                    nullCheck(code, position, ownerType, out, present, done);
-                    int entries = code.allocateLocal(TypeKind.REFERENCE);
-                    int keys = code.allocateLocal(TypeKind.REFERENCE);
-                    int values = code.allocateLocal(TypeKind.REFERENCE);
-                    position.run();
-                    code.invokeinterface(ownerType, "getMap", GET_MAP).astore(entries);
-                    code.aload(entries)
-                            .invokeinterface(MAP, "keyArray", ENTRIES)
-                            .astore(keys);
-                    code.aload(entries)
-                            .invokeinterface(MAP, "valueArray", ENTRIES)
-                            .astore(values);
-                    loop(code, entries, MAP, i -> {
-                        value(code, map.key(), keys, false, 0, i);
-                        value(code, map.value(), values, false, 0, i);
+                case FieldWriters.RowWriter row ->
+                    nested(code, position, ownerType, STRUCT, "append", () -> {
+                        int nested = code.allocateLocal(TypeKind.REFERENCE);
+                        position.run();
+                        code.loadConstant(row.fields().length)
+                                .invokeinterface(ownerType, "getRow", GET_ROW)
+                                .astore(nested);
+                        for (int i = 0; i < row.fields().length; i++) {
+                            value(code, row.fields()[i], nested, true, i, -1);
+                        }
                     });
-                    loadNode(code, out);
-                    code.invokevirtual(MAP_BUILDER, "endMap", NO_ARGS);
-                    code.labelBinding(done);
-                }
+                case FieldWriters.ArrayWriter array ->
+                    nested(code, position, ownerType, LIST, "endList", () -> {
+                        int elements = code.allocateLocal(TypeKind.REFERENCE);
+                        position.run();
+                        code.invokeinterface(ownerType, "getArray", GET_ARRAY).astore(elements);
+                        loop(code, elements, ARRAY, i -> value(code, array.element(), elements, false, 0, i));
+                    });
+                case FieldWriters.MapWriter map ->
+                    nested(code, position, ownerType, MAP_BUILDER, "endMap", () -> {
+                        int entries = code.allocateLocal(TypeKind.REFERENCE);
+                        int keys = code.allocateLocal(TypeKind.REFERENCE);
+                        int values = code.allocateLocal(TypeKind.REFERENCE);
+                        position.run();
+                        code.invokeinterface(ownerType, "getMap", GET_MAP).astore(entries);
+                        code.aload(entries)
+                                .invokeinterface(MAP, "keyArray", ENTRIES)
+                                .astore(keys);
+                        code.aload(entries)
+                                .invokeinterface(MAP, "valueArray", ENTRIES)
+                                .astore(values);
+                        loop(code, entries, MAP, i -> {
+                            value(code, map.key(), keys, false, 0, i);
+                            value(code, map.value(), values, false, 0, i);
+                        });
+                    });
                 default -> {
                     ClassDesc writerType = desc(writer.getClass());
                     int node = node(writerType);
@@ -326,14 +308,29 @@ final class AppendGenerator {
             }
         }
 
-        /** A null goes to the builder's {@code appendNull()}; the code after it reads a present value. */
-        private void nullCheck(
-                CodeBuilder code, Runnable position, ClassDesc ownerType, int out, Label present, Label done) {
+        /**
+         * A struct, list or map: a null goes to its builder's {@code appendNull()}; a present value
+         * has {@code body} append its children, then the builder's {@code end} closes it.
+         */
+        private void nested(
+                CodeBuilder code,
+                Runnable position,
+                ClassDesc ownerType,
+                ClassDesc builder,
+                String end,
+                Runnable body) {
+            int out = node(builder);
+            Label present = code.newLabel();
+            Label done = code.newLabel();
             position.run();
             code.invokeinterface(ownerType, "isNullAt", IS_NULL).ifeq(present);
             loadNode(code, out);
-            code.invokevirtual(fields.get(out), "appendNull", NO_ARGS).goto_(done);
+            code.invokevirtual(builder, "appendNull", NO_ARGS).goto_(done);
             code.labelBinding(present);
+            body.run();
+            loadNode(code, out);
+            code.invokevirtual(builder, end, NO_ARGS);
+            code.labelBinding(done);
         }
 
         /** {@code for (int i = 0; i < sized.size(); i++) body(i)}, the size read once. */
