@@ -151,7 +151,8 @@ final class AppendGenerator {
 
     /**
      * The class for the shape of {@code writers}, or a definition without one. Generating is only
-     * a speed-up: a shape it fails on is logged and appended field by field.
+     * a speed-up: a shape whose class cannot be built or defined is logged and appended field by
+     * field.
      */
     private static Definition define(FieldWriter[] writers, List<ClassDesc> types) {
         MethodHandles.Lookup lookup = MethodHandles.lookup();
@@ -172,7 +173,9 @@ final class AppendGenerator {
             MethodHandles.Lookup hidden = lookup.defineHiddenClass(bytes, true);
             return new Definition(
                     hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class, Object[].class)));
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        } catch (ReflectiveOperationException | IllegalArgumentException | LinkageError e) {
+            // The class file's own limits (a method past 64 KiB) and what defining it may meet;
+            // anything else is a fault of this class, and surfaces.
             LOG.log(
                     System.Logger.Level.WARNING,
                     "no generated row append for a row of " + writers.length + " fields; appending them one by one",

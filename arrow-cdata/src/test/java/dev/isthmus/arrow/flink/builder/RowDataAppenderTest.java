@@ -102,7 +102,7 @@ class RowDataAppenderTest extends BuilderTestSupport {
     @ParameterizedTest
     @ValueSource(ints = {80, 400})
     void rowsTooWideForAGeneratedAppendAppendFieldByField(int width) {
-        // The last four types of EVERY_TYPE take 100 to 300 bytes of the method each.
+        // The last four types of EVERY_TYPE take about 180 bytes of the method each.
         LogicalType[] fields = new LogicalType[width];
         for (int i = 0; i < width; i++) {
             fields[i] = RandomRows.EVERY_TYPE.getTypeAt(RandomRows.EVERY_TYPE.getFieldCount() - 1 - i % 4);
