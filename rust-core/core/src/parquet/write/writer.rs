@@ -600,8 +600,8 @@ impl FileWriter {
                 scratch.bytes.clear();
                 scratch.offsets.clear();
                 scratch.offsets.extend_from_slice(&0i64.to_le_bytes());
-                // Values of consecutive leaf slots lie back to back in the leaf's data, so
-                // they are copied a run at a time (a list's elements, bar its null ones).
+                // Values whose bytes lie back to back in the leaf's data (a list's elements,
+                // but where a null holds bytes) are copied a run at a time.
                 let data = leaf.binary_values();
                 let mut run: Option<Range<usize>> = None;
                 let mut end = 0usize;

@@ -1,6 +1,6 @@
 /**
- * Arrow builders: batches built in Java arrays and copied into native memory that Java owns, ready to be exported through
- * the C Data Interface ({@link dev.isthmus.arrow.cdata.ArrowExporter}). The builders take plain
+ * Arrow builders: batches built in Java arrays and copied into native memory that Java owns,
+ * ready to be exported through the C Data Interface ({@link dev.isthmus.arrow.cdata.ArrowExporter}). The builders take plain
  * Java values; filling them from Flink rows is {@link dev.isthmus.arrow.flink.builder}'s job.
  *
  * <p>{@link dev.isthmus.arrow.builder.ArrowBuilder#forField} makes the builder tree of a field;
