@@ -491,17 +491,20 @@ fn pack8(values: &[u32; 8], bit_width: usize, out: &mut Vec<u8>) {
         out.extend_from_slice(&word.to_le_bytes()[..bit_width]);
         return;
     }
-    let mut acc = 0u64;
+    // Wider values (larger dictionaries) through a 128-bit accumulator that
+    // hands over whole words: a push per byte cost more than the packing.
+    let mut acc = 0u128;
     let mut bits = 0;
     for &value in values {
-        acc |= (u64::from(value) & mask) << bits;
+        acc |= u128::from(u64::from(value) & mask) << bits;
         bits += bit_width;
-        while bits >= 8 {
-            out.push(acc as u8);
-            acc >>= 8;
-            bits -= 8;
+        if bits >= 64 {
+            out.extend_from_slice(&(acc as u64).to_le_bytes());
+            acc >>= 64;
+            bits -= 64;
         }
     }
+    out.extend_from_slice(&acc.to_le_bytes()[..bits / 8]);
 }
 
 pub(crate) fn write_uleb(out: &mut Vec<u8>, mut value: u64) {
