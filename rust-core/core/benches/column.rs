@@ -2,7 +2,9 @@
 //! (ids, hot and cold auctions, prices, a channel of a few values, a URL,
 //! microsecond event times) encoded into a Parquet file with Iceberg's
 //! defaults (dictionaries, zstd 3, 1 MiB pages), once more uncompressed, and
-//! that file scanned back into Arrow batches. `cargo bench --bench column [-- NAME]`.
+//! that file scanned back into Arrow batches; and, uncompressed, three columns
+//! of short dictionary strings alone (the values of `NestedBenchmark`'s rows).
+//! `cargo bench --bench column [-- NAME]`.
 
 mod harness;
 
@@ -92,6 +94,38 @@ fn main() {
     let uncompressed = || options(&[("write.parquet.compression-codec", "uncompressed")]);
     bench.run("column/encode bids uncompressed", 0, || {
         write_into(&schema, &batches, uncompressed(), &mut out).file_size
+    });
+
+    // Short dictionary strings alone, the values of nested Nexmark-like rows: item names of
+    // 5,000 values, tags of seven, the channel of four.
+    let items: Vec<Option<String>> = (0..ROWS)
+        .map(|_| Some(format!("item-{}", rng.below(5_000))))
+        .collect();
+    let tags: Vec<Option<String>> = (0..ROWS)
+        .map(|_| {
+            Some(
+                [
+                    "new", "used", "rare", "signed", "boxed", "vintage", "bundle",
+                ][rng.below(7)]
+                .to_owned(),
+            )
+        })
+        .collect();
+    let short = |start: usize| {
+        let rows = start..(start + 8_192).min(ROWS);
+        batch(&[
+            strings("item", 1, true, &items[rows.clone()]),
+            strings("tag", 2, true, &tags[rows.clone()]),
+            strings("channel", 3, true, &channels[rows]),
+        ])
+    };
+    let short_schema = short(0).0;
+    let short_batches: Vec<_> = (0..ROWS)
+        .step_by(8_192)
+        .map(|start| short(start).1)
+        .collect();
+    bench.run("column/encode short strings uncompressed", 0, || {
+        write_into(&short_schema, &short_batches, uncompressed(), &mut out).file_size
     });
 
     let parquet = open(&file, "bids.parquet", Mode::Ranges).unwrap();

@@ -516,13 +516,24 @@ impl<'a> ByteValues<'a> {
 
     #[inline(always)]
     pub(super) fn get(&self, i: usize) -> &'a [u8] {
+        let (data, start, end) = self.locate(i);
+        &data[start..end]
+    }
+
+    /// Value `i` as where it lies: the data buffer, its start and its end.
+    #[inline(always)]
+    fn locate(&self, i: usize) -> (&'a [u8], usize, usize) {
         match *self {
             ByteValues::Offsets {
                 offsets,
                 wide,
                 data,
-            } => &data[Self::offset(offsets, wide, i)..Self::offset(offsets, wide, i + 1)],
-            ByteValues::Fixed { data, width } => &data[i * width..(i + 1) * width],
+            } => (
+                data,
+                Self::offset(offsets, wide, i),
+                Self::offset(offsets, wide, i + 1),
+            ),
+            ByteValues::Fixed { data, width } => (data, i * width, (i + 1) * width),
         }
     }
 
@@ -762,7 +773,8 @@ impl BytesWriter {
                     let mode = self.dict.mode;
                     for i in done..done + n {
                         if nulls == 0 || validity_here.is_some_and(|v| v.get(i - done)) {
-                            self.encode(values.get(i));
+                            let (data, start, end) = values.locate(i);
+                            self.encode(data, start, end);
                             if self.dict.mode != mode {
                                 rows = i - done + 1;
                                 break;
@@ -783,8 +795,11 @@ impl BytesWriter {
         Ok(())
     }
 
+    /// Encodes `data[start..end]`; the dictionary reads its neighbours too
+    /// (`BytesInterner::intern_at`).
     #[inline(always)]
-    fn encode(&mut self, value: &[u8]) {
+    fn encode(&mut self, data: &[u8], start: usize, end: usize) {
+        let value = &data[start..end];
         if !self.fixed {
             self.unencoded += value.len() as i64;
         }
@@ -796,7 +811,7 @@ impl BytesWriter {
             return;
         }
         self.dict.raw_size += value.len() + 4;
-        let (index, new) = self.interner.intern(value);
+        let (index, new) = self.interner.intern_at(data, start, end);
         self.dict.indices.push(index);
         if new {
             self.seen.push(0);

@@ -4,18 +4,19 @@
 //!
 //! The tables hold only indices; the values themselves live in the
 //! dictionary's own storage (for byte arrays, the PLAIN-encoded dictionary page
-//! body), so inserting a value allocates nothing per entry, unlike a
-//! `HashMap<Vec<u8>, u32>`.
+//! body beside a fixed-size record per entry), so inserting a value allocates
+//! nothing of its own, unlike a `HashMap<Vec<u8>, u32>`.
 
 /// FxHash's multiplier (also rustc's).
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 /// 2^64 / golden ratio, for Fibonacci hashing.
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// Hashes a byte string 8 bytes at a time with FxHash's round, then mixes the
-/// result so that the high bits (which pick the slot) depend on every byte.
+/// Hashes a byte string longer than 16 bytes (shorter ones: `hash_head`) 8
+/// bytes at a time with FxHash's round, then mixes the result so that the high
+/// bits (which pick the slot) depend on every byte.
 #[inline]
-pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
+fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut hash = (bytes.len() as u64).wrapping_mul(SEED);
     let (chunks, tail) = bytes.as_chunks::<8>();
     for chunk in chunks {
@@ -29,8 +30,7 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
 
 /// The 1 to 7 bytes of `tail` as a little-endian word, zero-padded, read
 /// with (overlapping) loads of whole words: copying them into a padded
-/// buffer first made the load wait for the byte stores, on every short
-/// string the dictionary hashes.
+/// buffer first made the load wait for the byte stores.
 #[inline]
 fn tail_word(tail: &[u8]) -> u64 {
     let len = tail.len();
@@ -44,18 +44,6 @@ fn tail_word(tail: &[u8]) -> u64 {
     }
     let byte = |at: usize| u64::from(tail[at]) << (at * 8);
     byte(0) | byte(len / 2) | byte(len - 1)
-}
-
-/// `a == b`, without a call to `memcmp` for strings shorter than a word
-/// (dictionary columns are mostly short strings, every lookup compares one).
-#[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    match a.len() {
-        n if n != b.len() => false,
-        0 => true,
-        1..8 => tail_word(a) == tail_word(b),
-        _ => a == b,
-    }
 }
 
 /// Fibonacci hashing of a fixed-width value's bits.
@@ -173,15 +161,99 @@ impl ValueInterner {
     }
 }
 
+/// The longest value whose whole key is its head: compared and hashed as two
+/// words, with no branch on its length and no call to `memcmp`.
+const HEAD_BYTES: usize = 16;
+
+/// A dictionary entry, with what a lookup compares in one place: a probe
+/// that finds it reads one entry, not a hash, then a span, then the bytes.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    hash: u64,
+    /// The first 16 bytes of the value, zero-padded.
+    head: [u64; 2],
+    /// Where the value's bytes start in `data` (after any prefix).
+    start: u32,
+    len: u32,
+}
+
+/// A value as a lookup sees it: its bytes, its head, its hash.
+struct Key<'a> {
+    bytes: &'a [u8],
+    head: [u64; 2],
+    hash: u64,
+}
+
+impl<'a> Key<'a> {
+    /// The key of `data[start..end]`. Where 16 bytes from `start` lie within
+    /// `data`, the head is read as two whole words and masked to the value's
+    /// length; a value that short is hashed from its head alone.
+    #[inline(always)]
+    fn at(data: &'a [u8], start: usize, end: usize) -> Key<'a> {
+        let bytes = &data[start..end];
+        let head = match data.get(start..start + HEAD_BYTES) {
+            Some(window) => {
+                let (words, _) = window.as_chunks::<8>();
+                let len = bytes.len();
+                [
+                    low_bytes(u64::from_le_bytes(words[0]), len),
+                    low_bytes(u64::from_le_bytes(words[1]), len.saturating_sub(8)),
+                ]
+            }
+            None => head_of(bytes),
+        };
+        Key::with_head(bytes, head)
+    }
+
+    #[inline(always)]
+    fn with_head(bytes: &'a [u8], head: [u64; 2]) -> Key<'a> {
+        let hash = if bytes.len() <= HEAD_BYTES {
+            hash_head(head, bytes.len())
+        } else {
+            hash_bytes(bytes)
+        };
+        Key { bytes, head, hash }
+    }
+}
+
+/// The low `n` bytes of `word` (all of them from 8 on).
+#[inline(always)]
+fn low_bytes(word: u64, n: usize) -> u64 {
+    if n >= 8 {
+        word
+    } else {
+        word & ((1u64 << (n * 8)) - 1)
+    }
+}
+
+/// The first 16 bytes of `bytes`, zero-padded, as two little-endian words,
+/// read within `bytes` (a value that ends its buffer).
+fn head_of(bytes: &[u8]) -> [u64; 2] {
+    let word = |part: &[u8]| match part.first_chunk::<8>() {
+        Some(whole) => u64::from_le_bytes(*whole),
+        None if part.is_empty() => 0,
+        None => tail_word(part),
+    };
+    [word(bytes), word(bytes.get(8..).unwrap_or_default())]
+}
+
+/// The hash of a value of at most 16 bytes from its head: the same rounds for
+/// every length, so a column of short strings of mixed lengths hashes without
+/// a mispredicted branch (`hash_bytes`'s loop and tail depend on the length).
+#[inline(always)]
+fn hash_head(head: [u64; 2], len: usize) -> u64 {
+    let hash = (len as u64).wrapping_mul(SEED);
+    let hash = (hash.rotate_left(5) ^ head[0]).wrapping_mul(SEED);
+    mix((hash.rotate_left(5) ^ head[1]).wrapping_mul(SEED))
+}
+
 /// Distinct byte strings in insertion order, stored back to back in `data` as
 /// a PLAIN dictionary page body: with a 4-byte length prefix for BYTE_ARRAY,
 /// without for FIXED_LEN_BYTE_ARRAY.
 #[derive(Debug)]
 pub(crate) struct BytesInterner {
     slots: Slots,
-    /// Where each value's bytes start in `data` (after any prefix), and its length.
-    spans: Vec<(u32, u32)>,
-    hashes: Vec<u64>,
+    entries: Vec<Entry>,
     data: Vec<u8>,
     prefixed: bool,
 }
@@ -190,55 +262,68 @@ impl BytesInterner {
     pub(crate) fn new(prefixed: bool) -> BytesInterner {
         BytesInterner {
             slots: Slots::with_bits(INITIAL_BITS),
-            spans: Vec::new(),
-            hashes: Vec::new(),
+            entries: Vec::new(),
             data: Vec::new(),
             prefixed,
         }
     }
 
-    /// The index of `value`, and whether it was inserted now. The caller keeps
-    /// the dictionary far below 4 GiB (its size limit is at most 1 GiB).
+    /// The index of `data[start..end]`, and whether it was inserted now. The
+    /// bytes around the value may be read (never kept): a column's values are
+    /// looked up where they lie in its data buffer.
     #[inline]
-    pub(crate) fn intern(&mut self, value: &[u8]) -> (u32, bool) {
-        let hash = hash_bytes(value);
+    pub(crate) fn intern_at(&mut self, data: &[u8], start: usize, end: usize) -> (u32, bool) {
+        self.intern_key(Key::at(data, start, end))
+    }
+
+    /// The caller keeps the dictionary far below 4 GiB (its size limit is at
+    /// most 1 GiB).
+    #[inline(always)]
+    fn intern_key(&mut self, key: Key<'_>) -> (u32, bool) {
+        let len = key.bytes.len();
         let mask = self.slots.mask();
-        let mut slot = self.slots.start(hash);
+        let mut slot = self.slots.start(key.hash);
         loop {
             let entry = self.slots.slots[slot];
             if entry == 0 {
                 break;
             }
             let index = (entry - 1) as usize;
-            if self.hashes[index] == hash && same_bytes(self.value(index), value) {
+            let found = &self.entries[index];
+            // One branch for the usual hit: a short value is all in its head.
+            if (found.hash == key.hash) & (found.len as usize == len) & (found.head == key.head)
+                && (len <= HEAD_BYTES || self.value(index)[HEAD_BYTES..] == key.bytes[HEAD_BYTES..])
+            {
                 return (index as u32, false);
             }
             slot = (slot + 1) & mask;
         }
-        let index = self.spans.len() as u32;
+        let index = self.entries.len() as u32;
         if self.prefixed {
-            self.data
-                .extend_from_slice(&(value.len() as u32).to_le_bytes());
+            self.data.extend_from_slice(&(len as u32).to_le_bytes());
         }
-        self.spans
-            .push((self.data.len() as u32, value.len() as u32));
-        self.data.extend_from_slice(value);
-        self.hashes.push(hash);
+        self.entries.push(Entry {
+            hash: key.hash,
+            head: key.head,
+            start: self.data.len() as u32,
+            len: len as u32,
+        });
+        self.data.extend_from_slice(key.bytes);
         self.slots.slots[slot] = index + 1;
-        if self.slots.needs_growth(self.spans.len()) {
-            self.slots.grow(self.hashes.iter().copied());
+        if self.slots.needs_growth(self.entries.len()) {
+            self.slots.grow(self.entries.iter().map(|e| e.hash));
         }
         (index, true)
     }
 
     #[inline]
     pub(crate) fn value(&self, index: usize) -> &[u8] {
-        let (start, len) = self.spans[index];
+        let Entry { start, len, .. } = self.entries[index];
         &self.data[start as usize..start as usize + len as usize]
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.spans.len()
+        self.entries.len()
     }
 
     /// The PLAIN encoding of the first `entries` values: the dictionary page body.
@@ -246,7 +331,7 @@ impl BytesInterner {
         let end = match entries {
             0 => 0,
             n => {
-                let (start, len) = self.spans[n - 1];
+                let Entry { start, len, .. } = self.entries[n - 1];
                 start as usize + len as usize
             }
         };
@@ -276,23 +361,29 @@ mod tests {
         assert_eq!(interner.values()[3], 3 * 7919);
     }
 
+    /// Interns `value` as the only bytes of its buffer: under 16 bytes, its head is
+    /// read within the value.
+    fn intern(interner: &mut BytesInterner, value: &[u8]) -> (u32, bool) {
+        interner.intern_at(value, 0, value.len())
+    }
+
     #[test]
     fn bytes_intern_into_a_plain_page() {
         let mut interner = BytesInterner::new(true);
         let words: Vec<String> = (0..3000).map(|i| format!("w{}", i % 1000)).collect();
         for (i, word) in words.iter().enumerate() {
-            let (index, new) = interner.intern(word.as_bytes());
+            let (index, new) = intern(&mut interner, word.as_bytes());
             assert_eq!(index as usize, i % 1000);
             assert_eq!(new, i < 1000);
         }
         assert_eq!(interner.value(12), b"w12");
-        let (empty, new) = interner.intern(b"");
+        let (empty, new) = intern(&mut interner, b"");
         assert!(new);
         assert_eq!(interner.value(empty as usize), b"");
         assert_eq!(interner.page_body(2), b"\x02\0\0\0w0\x02\0\0\0w1");
         let mut fixed = BytesInterner::new(false);
-        fixed.intern(b"abcd");
-        fixed.intern(b"efgh");
+        intern(&mut fixed, b"abcd");
+        intern(&mut fixed, b"efgh");
         assert_eq!(fixed.page_body(2), b"abcdefgh");
         assert_eq!(fixed.page_body(1), b"abcd");
     }
@@ -311,14 +402,38 @@ mod tests {
         }
     }
 
+    /// Values of 0 to 40 bytes over three symbols, zero among them (so that
+    /// some differ only by trailing zeros, some only past their first 16
+    /// bytes), each looked up where it lies among random neighbours and alone
+    /// in its buffer: both ways find the same entry, which holds the value.
     #[test]
-    fn short_strings_compare_by_content() {
-        let words: [&[u8]; 7] = [b"", b"a", b"b", b"ab", b"abcdefg", b"abcdefh", b"abcdefgh"];
-        for a in words {
-            for b in words {
-                assert_eq!(same_bytes(a, b), a == b, "{a:?} {b:?}");
-            }
+    fn values_intern_alike_wherever_they_lie() {
+        let mut rng = crate::test_support::rng::Rng::new(11);
+        let mut interner = BytesInterner::new(true);
+        let mut expected: std::collections::HashMap<Vec<u8>, u32> = Default::default();
+        let mut page = Vec::new();
+        for _ in 0..20_000 {
+            let value: Vec<u8> = (0..rng.below(41))
+                .map(|_| [0, b'a', b'b'][rng.below(3)])
+                .collect();
+            let before = rng.below(4);
+            let mut data: Vec<u8> = (0..before).map(|_| rng.byte()).collect();
+            data.extend_from_slice(&value);
+            data.extend((0..rng.below(24)).map(|_| rng.byte()));
+            let next = expected.len() as u32;
+            let index = *expected.entry(value.clone()).or_insert_with(|| {
+                page.extend_from_slice(&(value.len() as u32).to_le_bytes());
+                page.extend_from_slice(&value);
+                next
+            });
+            let within = interner.intern_at(&data, before, before + value.len());
+            assert_eq!(within, (index, index == next), "{value:?}");
+            assert_eq!(intern(&mut interner, &value), (index, false), "{value:?}");
+            assert_eq!(interner.value(index as usize), value.as_slice());
         }
+        assert!(expected.len() > 5_000, "{} distinct values", expected.len());
+        assert_eq!(interner.len(), expected.len());
+        assert_eq!(interner.page_body(interner.len()), page.as_slice());
     }
 
     #[test]
