@@ -3,7 +3,8 @@
 //! microsecond event times) encoded into a Parquet file with Iceberg's
 //! defaults (dictionaries, zstd 3, 1 MiB pages), once more uncompressed, and
 //! that file scanned back into Arrow batches; and, uncompressed, three columns
-//! of short dictionary strings alone (the values of `NestedBenchmark`'s rows).
+//! of short dictionary strings alone and a struct of three fields (the values
+//! of `NestedBenchmark`'s rows).
 //! `cargo bench --bench column [-- NAME]`.
 
 mod harness;
@@ -13,7 +14,7 @@ use isthmus_core::arrow::{DataType, TimeUnit};
 use isthmus_core::test_support::parquet::scan::{for_each_batch, open, project, Mode};
 use isthmus_core::test_support::rng::Rng;
 use isthmus_core::test_support::write::{
-    batch, options, primitive, strings, write_file, write_into,
+    batch, options, primitive, strings, structure, write_file, write_into,
 };
 
 const ROWS: usize = 1 << 20;
@@ -126,6 +127,42 @@ fn main() {
         .collect();
     bench.run("column/encode short strings uncompressed", 0, || {
         write_into(&short_schema, &short_batches, uncompressed(), &mut out).file_size
+    });
+
+    // A struct of an auction's details as `NestedBenchmark`'s rows hold it (null in one row of
+    // 20; a reserve in three of four), uncompressed: the struct's levels and its leaves.
+    let present: Vec<bool> = (0..ROWS).map(|_| rng.below(20) != 0).collect();
+    let categories: Vec<Option<i64>> = (0..ROWS).map(|_| Some(rng.below(10) as i64)).collect();
+    let reserves: Vec<Option<i64>> = (0..ROWS)
+        .map(|_| (rng.below(4) != 0).then(|| 100 + rng.below(1_000_000) as i64))
+        .collect();
+    let nested = |start: usize| {
+        let rows = start..(start + 8_192).min(ROWS);
+        batch(&[structure(
+            "details",
+            1,
+            true,
+            &present[rows.clone()],
+            vec![
+                strings("itemName", 2, true, &items[rows.clone()]),
+                primitive(
+                    "category",
+                    3,
+                    DataType::Int64,
+                    true,
+                    &categories[rows.clone()],
+                ),
+                primitive("reserve", 4, DataType::Int64, true, &reserves[rows]),
+            ],
+        )])
+    };
+    let nested_schema = nested(0).0;
+    let nested_batches: Vec<_> = (0..ROWS)
+        .step_by(8_192)
+        .map(|start| nested(start).1)
+        .collect();
+    bench.run("column/encode nested struct uncompressed", 0, || {
+        write_into(&nested_schema, &nested_batches, uncompressed(), &mut out).file_size
     });
 
     let parquet = open(&file, "bids.parquet", Mode::Ranges).unwrap();

@@ -160,6 +160,31 @@ pub fn fixed(
     }
 }
 
+/// A struct column of `children`, null where `present` says not.
+pub fn structure(
+    name: &str,
+    id: i32,
+    nullable: bool,
+    present: &[bool],
+    children: Vec<Column>,
+) -> Column {
+    // The encoder accepts longer children (a struct may be a window of them): keep benches exact.
+    assert!(children.iter().all(|c| c.data.len == present.len()));
+    let (fields, arrays): (Vec<Field>, Vec<ArrayData>) =
+        children.into_iter().map(|c| (c.field, c.data)).unzip();
+    let mut data = data(
+        DataType::Struct,
+        present.len(),
+        present.iter().copied(),
+        vec![],
+    );
+    data.children = arrays;
+    Column {
+        field: field(name, id, DataType::Struct, nullable).with_children(fields),
+        data,
+    }
+}
+
 /// A batch of columns as a struct array and its schema.
 pub fn batch(columns: &[Column]) -> (Field, ArrayData) {
     let field = Field::new("", DataType::Struct, false)
