@@ -18,7 +18,7 @@ use crate::arrow::{ArrayData, ArrayView, Buffer, DataType, Field};
 use crate::parquet::write::{FileWriter, WriteResult, WriterOptions};
 
 pub use super::arrow::buffer;
-use super::arrow::validity;
+use super::arrow::{struct_of, validity};
 
 /// One column: its field (with a field id) and its values.
 #[derive(Debug, Clone)]
@@ -172,16 +172,9 @@ pub fn structure(
     assert!(children.iter().all(|c| c.data.len == present.len()));
     let (fields, arrays): (Vec<Field>, Vec<ArrayData>) =
         children.into_iter().map(|c| (c.field, c.data)).unzip();
-    let mut data = data(
-        DataType::Struct,
-        present.len(),
-        present.iter().copied(),
-        vec![],
-    );
-    data.children = arrays;
     Column {
         field: field(name, id, DataType::Struct, nullable).with_children(fields),
-        data,
+        data: struct_of(arrays, present),
     }
 }
 
