@@ -6,6 +6,7 @@ import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.NativeException;
 import dev.isthmus.ffm.NativeLibrary;
 import dev.isthmus.ffm.NativeLibraryException;
+import dev.isthmus.iceberg.source.parquet.ExportedProjections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -247,9 +248,15 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
 
     /**
      * Opens file {@code fileOffset} of {@code split} at record {@code recordOffset}, natively if it can,
-     * its batches in the split's arena {@code runs}.
+     * its batches in the split's arena {@code runs}, its projection from the split's {@code projections}.
      */
-    TaskReader openTask(String splitId, int fileOffset, long recordOffset, FileScanTask task, ArenaRuns runs) {
+    TaskReader openTask(
+            String splitId,
+            int fileOffset,
+            long recordOffset,
+            FileScanTask task,
+            ArenaRuns runs,
+            ExportedProjections projections) {
         Map<Integer, ?> constants = PartitionUtil.constantsMap(task, RowDataUtil::convertConstant);
         // Before anything of the task touches native code: without the library every task falls back.
         Optional<NativeLibraryException> noLibrary = NativeLibrary.unavailable();
@@ -280,6 +287,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                         binaryRows,
                         tracker,
                         runs,
+                        projections,
                         deletes,
                         equalityDeletes);
             } catch (DeleteLimitException e) {

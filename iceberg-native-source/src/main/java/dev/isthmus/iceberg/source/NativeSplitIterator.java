@@ -1,6 +1,7 @@
 package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.cdata.ArenaRuns;
+import dev.isthmus.iceberg.source.parquet.ExportedProjections;
 import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
@@ -22,6 +23,8 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
     private final List<FileScanTask> tasks;
     /** The split's batches share arenas across its files: one arena close per run, not per small file. */
     private final ArenaRuns runs = ArenaRuns.forBatches();
+    /** The split's files share their projection: built and exported once, not per file. */
+    private final ExportedProjections projections;
 
     private final int startFileOffset;
     /** The next file's index in the split: what positions report. */
@@ -51,6 +54,7 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
         this.startFileOffset = split.fileOffset();
         this.fileOffset = split.fileOffset();
         this.recordOffset = split.recordOffset();
+        this.projections = new ExportedProjections(function.tracker());
     }
 
     @Override
@@ -70,7 +74,8 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                     }
                     return false;
                 }
-                current = function.openTask(splitId, fileOffset, recordOffset, tasks.get(fileOffset), runs);
+                current =
+                        function.openTask(splitId, fileOffset, recordOffset, tasks.get(fileOffset), runs, projections);
             }
             pending = current.next();
             if (pending == null) {
@@ -114,7 +119,11 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                     current = null;
                 }
             } finally {
-                runs.close();
+                try {
+                    runs.close();
+                } finally {
+                    projections.close();
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ import dev.isthmus.arrow.flink.vector.ArrowRowData;
 import dev.isthmus.arrow.flink.vector.BinaryRowTransposer;
 import dev.isthmus.arrow.flink.vector.BinaryRows;
 import dev.isthmus.arrow.memory.MemoryTracker;
+import dev.isthmus.iceberg.source.parquet.ExportedProjections;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;
@@ -167,6 +168,7 @@ final class NativeTaskReader implements TaskReader {
      * @param nested the fields emitted as columns of their own, or {@code null} for rows of {@code readSchema}
      * @param binaryRows where to transpose batches to binary rows, or {@code null} for columnar rows
      * @param runs the arena runs the split's batches share
+     * @param projections the projections the split's scans share
      * @param deletes the rows of the task's file its position delete files delete
      * @param equalityDeletes the keys its equality delete files delete
      * @throws dev.isthmus.ffm.NativeException.Unsupported if the decoder cannot read the file
@@ -190,6 +192,7 @@ final class NativeTaskReader implements TaskReader {
             BinaryRowBuffers binaryRows,
             MemoryTracker tracker,
             ArenaRuns runs,
+            ExportedProjections projections,
             PositionDeletes deletes,
             EqualityDeletes equalityDeletes) {
         NativeParquetFile file = openFile(task.file().location(), io, options);
@@ -307,14 +310,14 @@ final class NativeTaskReader implements TaskReader {
                         rows));
             }
             ScanOptions scanOptions = new ScanOptions(
-                            new Schema(fromFile),
+                            projections.schema(fromFile),
                             groups.stream().mapToInt(Integer::intValue).toArray(),
                             selecting ? 0 : recordOffset,
                             options.batchSize(),
                             false)
                     .withNameMapping(nameMapping);
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
-            NativeParquetScan scan = file.scan(scanOptions, tracker, runs);
+            NativeParquetScan scan = file.scan(scanOptions, tracker, runs, projections);
             try {
                 metrics.nativeTask(
                         groups.size(),

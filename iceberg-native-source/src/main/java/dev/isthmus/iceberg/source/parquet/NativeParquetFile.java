@@ -323,20 +323,23 @@ public final class NativeParquetFile implements AutoCloseable {
 
     /** Starts a scan; it keeps what it needs, so it may outlive this handle. */
     public NativeParquetScan scan(ScanOptions options, MemoryTracker tracker) {
-        return scan(options, tracker, null);
+        return scan(options, tracker, null, null);
     }
 
     /**
      * Starts a scan whose batches share arenas with other scans' batches in {@code runs} (the files
      * of one split: one arena close per run rather than per file), or with runs of its own if
-     * {@code null}; it keeps what it needs, so it may outlive this handle.
+     * {@code null}, and whose expected schema is the one {@code projections} keep for the options'
+     * projection (the split's, {@link ExportedProjections}), or one exported for this scan if they
+     * keep none or are {@code null}; it keeps what it needs, so it may outlive this handle.
      *
-     * @throws IllegalStateException if {@code runs} is closed
+     * @throws IllegalStateException if {@code runs} or {@code projections} is closed
      */
-    public NativeParquetScan scan(ScanOptions options, MemoryTracker tracker, ArenaRuns runs) {
+    public NativeParquetScan scan(
+            ScanOptions options, MemoryTracker tracker, ArenaRuns runs, ExportedProjections projections) {
         MemorySegment file = handle.acquire();
         try {
-            return NativeParquetScan.open(this, file, options, tracker, runs);
+            return NativeParquetScan.open(this, file, options, tracker, runs, projections);
         } finally {
             handle.release();
         }

@@ -1,12 +1,9 @@
 package dev.isthmus.iceberg.source.parquet;
 
 import dev.isthmus.arrow.cdata.ArenaRuns;
-import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.arrow.cdata.ImportArenas;
 import dev.isthmus.arrow.cdata.ImportedArray;
 import dev.isthmus.arrow.cdata.SchemaImport;
-import dev.isthmus.arrow.flink.SchemaMetadata;
-import dev.isthmus.arrow.flink.TypeMapping;
 import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.arrow.types.ArrowField;
@@ -14,7 +11,6 @@ import dev.isthmus.ffm.NativeCall;
 import dev.isthmus.ffm.NativeErrors;
 import dev.isthmus.ffm.NativeHandle;
 import dev.isthmus.ffm.gen.ArrowArray;
-import dev.isthmus.ffm.gen.ArrowSchema;
 import dev.isthmus.ffm.gen.isthmus_h;
 import dev.isthmus.ffm.gen.isthmus_range;
 import dev.isthmus.ffm.gen.isthmus_scan_options;
@@ -27,6 +23,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.function.Function;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.mapping.MappedField;
@@ -115,14 +112,16 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
 
     /**
      * Opens a scan of {@code file}, whose handle {@code fileHandle} the caller holds a lease on; its
-     * batches' arenas come from {@code runs}, or from runs of its own if {@code null}.
+     * batches' arenas come from {@code runs}, or from runs of its own if {@code null}; its expected
+     * schema from {@code projections} when they keep the projection, or exported for this call.
      */
     static NativeParquetScan open(
             NativeParquetFile file,
             MemorySegment fileHandle,
             ScanOptions options,
             MemoryTracker tracker,
-            ArenaRuns runs) {
+            ArenaRuns runs,
+            ExportedProjections projections) {
         MemorySegment scan;
         try (NativeCall call = NativeCall.open()) {
             Arena arena = call.arena();
@@ -147,19 +146,12 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
                 isthmus_scan_options.mapped_names(opts, arena.allocateFrom(ValueLayout.JAVA_BYTE, names));
                 isthmus_scan_options.mapped_names_length(opts, names.length);
             }
-            // The projection's types, so columns the file lacks come back typed (and null), and
-            // every field's id, by which the decoder matches a struct's fields.
-            MemorySegment expected = ArrowSchema.allocate(arena);
-            ArrowExporter.exportSchema(TypeMapping.toArrow(options.projection()), expected, tracker);
             MemorySegment out = call.pointer();
-            try {
-                SchemaMetadata.labelFieldIds(expected, options.projection(), arena);
-                isthmus_scan_options.expected_schema(opts, expected);
-                call.check(isthmus_h.isthmus_scan_open(fileHandle, opts, out, call.error()));
-            } finally {
-                ArrowSchema.release.invoke(ArrowSchema.release(expected), expected);
-            }
-            scan = NativeCall.address(out);
+            Function<MemorySegment, MemorySegment> openWith =
+                    expected -> openScan(call, fileHandle, opts, expected, out);
+            scan = projections == null
+                    ? ExportedProjections.withOwnExport(options.projection(), tracker, arena, openWith)
+                    : projections.withExported(options.projection(), tracker, arena, openWith);
         }
         try {
             ArrowField schema = SchemaImport.receive(s -> {
@@ -185,6 +177,14 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             isthmus_h.isthmus_scan_close(scan);
             throw e;
         }
+    }
+
+    /** Opens the scan with {@code expected}, which the library reads during the call only. */
+    private static MemorySegment openScan(
+            NativeCall call, MemorySegment fileHandle, MemorySegment opts, MemorySegment expected, MemorySegment out) {
+        isthmus_scan_options.expected_schema(opts, expected);
+        call.check(isthmus_h.isthmus_scan_open(fileHandle, opts, out, call.error()));
+        return NativeCall.address(out);
     }
 
     /** The schema of every batch: a struct of the projected columns. */

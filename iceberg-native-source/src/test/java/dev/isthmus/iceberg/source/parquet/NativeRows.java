@@ -26,9 +26,15 @@ final class NativeRows {
     }
 
     static List<List<Object>> read(NativeParquetFile file, ScanOptions options, MemoryTracker tracker) {
+        return read(file, options, tracker, null);
+    }
+
+    /** With the expected schema {@code projections} keeps, if any ({@link ExportedProjections}). */
+    static List<List<Object>> read(
+            NativeParquetFile file, ScanOptions options, MemoryTracker tracker, ExportedProjections projections) {
         RowType rowType = FlinkSchemaUtil.convert(options.projection());
         List<List<Object>> rows = new ArrayList<>();
-        try (NativeParquetScan scan = file.scan(options, tracker)) {
+        try (NativeParquetScan scan = file.scan(options, tracker, null, projections)) {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
                     assertTrue(batch.numRows() > 0 && batch.numRows() <= options.batchSize());

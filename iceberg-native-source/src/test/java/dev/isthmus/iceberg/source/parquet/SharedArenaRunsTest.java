@@ -70,7 +70,8 @@ class SharedArenaRunsTest {
         ArrowColumnarBatch kept = null;
         for (int f = 0; f < FILES; f++) {
             try (NativeParquetFile file = NativeParquetFile.open(files.get(f));
-                    NativeParquetScan scan = file.scan(ScanOptions.of(SCHEMA).withBatchSize(100), tracker, runs)) {
+                    NativeParquetScan scan =
+                            file.scan(ScanOptions.of(SCHEMA).withBatchSize(100), tracker, runs, null)) {
                 long rows = 0;
                 while (scan.hasNext()) {
                     ArrowColumnarBatch batch = scan.next();
@@ -127,8 +128,8 @@ class SharedArenaRunsTest {
         ArenaRuns runs = new ArenaRuns(64, Long.MAX_VALUE);
         runs.close();
         try (NativeParquetFile file = NativeParquetFile.open(files.get(0))) {
-            IllegalStateException e =
-                    assertThrows(IllegalStateException.class, () -> file.scan(ScanOptions.of(SCHEMA), tracker, runs));
+            IllegalStateException e = assertThrows(
+                    IllegalStateException.class, () -> file.scan(ScanOptions.of(SCHEMA), tracker, runs, null));
             assertEquals("these arena runs are closed", e.getMessage());
         }
         assertEquals(before, NativeArrowStats.read().allocatedBytes());
