@@ -152,6 +152,38 @@ class NativeReaderMemoryTest {
         }
     }
 
+    /**
+     * The files of one split share one export of their projection: kept (in the reader's tracker)
+     * from the split's first file to its end, neither exported again per file nor released early.
+     */
+    @Test
+    void aSplitsFilesShareOneExportOfTheirProjection() throws Exception {
+        Table table = new TestTables(dir).create("shared", SampleTable.SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+        for (int f = 0; f < 3; f++) {
+            TestTables.append(table, SampleTable.records(f * 100, 100));
+        }
+        IcebergSourceSplit split = split(table);
+        assertEquals(3, split.task().files().size(), "one split of the three files");
+        NativeReaderFunction reader = function(table, NativeReadOptions.defaults());
+        reader.registerReader(new MetricListener().getMetricGroup(), 3);
+        long kept = -1;
+        int batches = 0;
+        try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> records = reader.apply(split)) {
+            while (records.hasNext()) {
+                records.next().recycle();
+                batches++;
+                if (kept < 0) {
+                    kept = reader.tracker().liveBytes();
+                    assertTrue(kept > 0, "the projection's export is kept once its batch is released");
+                }
+                assertEquals(kept, reader.tracker().liveBytes(), "one export for the split (batch " + batches + ")");
+            }
+        }
+        assertTrue(batches >= 3, "a batch a file at least");
+        assertEquals(0, reader.tracker().liveBytes(), "released at the split's end");
+        reader.readerClosed();
+    }
+
     @Test
     void aCapReachedWhileBatchesAreHeldLeavesNothingOnceTheyAreReleased() throws Exception {
         Table table = table();

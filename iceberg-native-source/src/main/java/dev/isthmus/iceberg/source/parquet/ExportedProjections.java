@@ -30,8 +30,9 @@ import org.apache.iceberg.types.Types;
  */
 public final class ExportedProjections implements AutoCloseable {
     /**
-     * Projections kept. A split's files differ in theirs only where their columns do: a partition
-     * spec or row lineage of their own, or columns an older file lacks that a default fills.
+     * Projections kept. A split's files differ in theirs only where the files do: a partition spec
+     * or row lineage of their own, columns an older file lacks that a default fills, equality
+     * delete keys to read, a file without field ids read through the name mapping.
      */
     static final int KEPT = 4;
 

@@ -238,13 +238,22 @@ class ExportedProjectionsTest {
             releaseAtReturn.set(ArrowSchema.release(expected));
             return null;
         }));
+        opener.setDaemon(true);
         opener.start();
-        assertTrue(borrowing.await(10, TimeUnit.SECONDS), "the open borrowed the export");
         Thread closer = new Thread(projections::close);
-        closer.start();
-        waitUntilBlockedInClose(closer);
-        assertNotEquals(MemorySegment.NULL, ArrowSchema.release(seen.get()), "not released while borrowed");
-        finish.countDown();
+        closer.setDaemon(true);
+        try {
+            assertTrue(borrowing.await(10, TimeUnit.SECONDS), "the open borrowed the export");
+            closer.start();
+            waitUntilBlockedInClose(closer);
+            assertNotEquals(MemorySegment.NULL, ArrowSchema.release(seen.get()), "not released while borrowed");
+        } finally {
+            // A failure above still lets both threads end, and the close release the export.
+            finish.countDown();
+            if (closer.getState() == Thread.State.NEW) {
+                projections.close();
+            }
+        }
         opener.join();
         closer.join();
         assertNotEquals(MemorySegment.NULL, releaseAtReturn.get(), "unreleased until the open returned");
