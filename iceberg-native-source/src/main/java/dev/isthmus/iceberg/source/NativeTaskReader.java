@@ -463,10 +463,19 @@ final class NativeTaskReader implements TaskReader {
     }
 
     /** The stored bytes of the projected columns' chunks in {@code groups}: what the decoder reads. */
-    private static long chunkBytes(
+    /** The stored bytes of {@code projection}'s column chunks in row groups {@code groups}. */
+    static long chunkBytes(
             NativeParquetFile file, List<NativeParquetFile.Column> columns, List<Integer> groups, Schema projection) {
         Set<Integer> ids = TypeUtil.getProjectedIds(projection);
         long bytes = 0;
+        if (columns.stream().allMatch(c -> ids.contains(c.fieldId()))) {
+            // Every leaf read: the row groups' totals, not a library call per chunk, which opening
+            // a small file's task paid per leaf (docs/benchmarks.md, A split's projection, built once).
+            for (int rg : groups) {
+                bytes += file.rowGroup(rg).compressedSize();
+            }
+            return bytes;
+        }
         for (int leaf = 0; leaf < columns.size(); leaf++) {
             if (ids.contains(columns.get(leaf).fieldId())) {
                 for (int rg : groups) {

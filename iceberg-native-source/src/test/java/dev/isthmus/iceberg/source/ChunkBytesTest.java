@@ -1,0 +1,91 @@
+package dev.isthmus.iceberg.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.isthmus.arrow.LeakCheckExtension;
+import dev.isthmus.iceberg.source.parquet.IcebergParquetFiles;
+import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code bytesRead} metric's count of a task: the stored bytes of its projected column
+ * chunks, the same whether every leaf is projected (the row groups' totals) or some are (a sum
+ * over their chunks).
+ */
+@ExtendWith(LeakCheckExtension.class)
+class ChunkBytesTest {
+    private static final Schema SCHEMA = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "name", Types.StringType.get()),
+            Types.NestedField.optional(
+                    3,
+                    "details",
+                    Types.StructType.of(
+                            Types.NestedField.optional(4, "city", Types.StringType.get()),
+                            Types.NestedField.optional(5, "zip", Types.IntegerType.get()))));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aTaskCountsTheStoredBytesOfItsProjectedChunks() {
+        Path path = dir.resolve("groups.parquet");
+        Types.StructType details = SCHEMA.findField("details").type().asStructType();
+        List<Record> records = new ArrayList<>();
+        for (long id = 0; id < 20_000; id++) {
+            GenericRecord record = GenericRecord.create(SCHEMA);
+            record.setField("id", id);
+            record.setField("name", "name " + id);
+            GenericRecord place = GenericRecord.create(details);
+            place.setField("city", "city " + (id % 97));
+            place.setField("zip", (int) id);
+            record.setField("details", place);
+            records.add(record);
+        }
+        IcebergParquetFiles.write(path, SCHEMA, records, Map.of("write.parquet.row-group-size-bytes", "65536"));
+        try (NativeParquetFile file = NativeParquetFile.open(path)) {
+            List<NativeParquetFile.Column> columns = file.columns(null);
+            assertTrue(file.rowGroupCount() > 2, "several row groups");
+            List<Integer> groups = List.of(0, 2);
+            assertEquals(
+                    chunks(file, columns, groups, Set.of(1, 2, 4, 5)),
+                    NativeTaskReader.chunkBytes(file, columns, groups, SCHEMA),
+                    "every leaf");
+            Schema some = new Schema(
+                    SCHEMA.findField("name"),
+                    Types.NestedField.optional(
+                            3,
+                            "details",
+                            Types.StructType.of(Types.NestedField.optional(5, "zip", Types.IntegerType.get()))));
+            long projected = NativeTaskReader.chunkBytes(file, columns, groups, some);
+            assertEquals(chunks(file, columns, groups, Set.of(2, 5)), projected, "some leaves");
+            assertTrue(projected > 0 && projected < NativeTaskReader.chunkBytes(file, columns, groups, SCHEMA));
+        }
+    }
+
+    /** The stored bytes of the chunks of the leaves {@code ids} in {@code groups}, chunk by chunk. */
+    private static long chunks(
+            NativeParquetFile file, List<NativeParquetFile.Column> columns, List<Integer> groups, Set<Integer> ids) {
+        long bytes = 0;
+        for (int leaf = 0; leaf < columns.size(); leaf++) {
+            if (ids.contains(columns.get(leaf).fieldId())) {
+                for (int rg : groups) {
+                    bytes += file.columnChunk(rg, leaf).compressedSize();
+                }
+            }
+        }
+        return bytes;
+    }
+}
