@@ -462,8 +462,7 @@ final class NativeTaskReader implements TaskReader {
         }
     }
 
-    /** The stored bytes of the projected columns' chunks in {@code groups}: what the decoder reads. */
-    /** The stored bytes of {@code projection}'s column chunks in row groups {@code groups}. */
+    /** The stored bytes of {@code projection}'s column chunks in {@code groups}: what the decoder reads. */
     static long chunkBytes(
             NativeParquetFile file, List<NativeParquetFile.Column> columns, List<Integer> groups, Schema projection) {
         Set<Integer> ids = TypeUtil.getProjectedIds(projection);

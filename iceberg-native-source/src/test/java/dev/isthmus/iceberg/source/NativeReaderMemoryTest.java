@@ -167,10 +167,14 @@ class NativeReaderMemoryTest {
         NativeReaderFunction reader = function(table, NativeReadOptions.defaults());
         reader.registerReader(new MetricListener().getMetricGroup(), 3);
         long kept = -1;
+        long batchBytes = 0;
         int batches = 0;
         try (CloseableIterator<RecordsWithSplitIds<RecordAndPosition<RowData>>> records = reader.apply(split)) {
             while (records.hasNext()) {
-                records.next().recycle();
+                RecordsWithSplitIds<RecordAndPosition<RowData>> held = records.next();
+                long holding = reader.tracker().liveBytes();
+                held.recycle();
+                batchBytes += holding - reader.tracker().liveBytes();
                 batches++;
                 if (kept < 0) {
                     kept = reader.tracker().liveBytes();
@@ -178,10 +182,14 @@ class NativeReaderMemoryTest {
                 }
                 assertEquals(kept, reader.tracker().liveBytes(), "one export for the split (batch " + batches + ")");
             }
+            assertEquals(kept + batchBytes, reader.tracker().allocatedBytes(), "exported once, not per file");
         }
         assertTrue(batches >= 3, "a batch a file at least");
-        assertEquals(0, reader.tracker().liveBytes(), "released at the split's end");
-        reader.readerClosed();
+        try {
+            assertEquals(0, reader.tracker().liveBytes(), "released at the split's end");
+        } finally {
+            reader.readerClosed();
+        }
     }
 
     @Test
