@@ -10,7 +10,9 @@
 mod harness;
 
 use harness::Bench;
-use isthmus_core::arrow::{DataType, TimeUnit};
+use std::ops::Range;
+
+use isthmus_core::arrow::{ArrayData, DataType, Field, TimeUnit};
 use isthmus_core::test_support::parquet::scan::{for_each_batch, open, project, Mode};
 use isthmus_core::test_support::rng::Rng;
 use isthmus_core::test_support::write::{
@@ -18,6 +20,19 @@ use isthmus_core::test_support::write::{
 };
 
 const ROWS: usize = 1 << 20;
+/// Rows per batch, as the sink hands them over.
+const BATCH_ROWS: usize = 8_192;
+
+/// The schema and batches `chunk` builds, a batch for each run of `BATCH_ROWS` rows, each with
+/// arrays of its own. (Slices of one long batch would have every batch validate the whole of its
+/// children.)
+fn batched(chunk: impl Fn(Range<usize>) -> (Field, ArrayData)) -> (Field, Vec<ArrayData>) {
+    let (fields, batches): (Vec<_>, Vec<_>) = (0..ROWS)
+        .step_by(BATCH_ROWS)
+        .map(|start| chunk(start..(start + BATCH_ROWS).min(ROWS)))
+        .unzip();
+    (fields.into_iter().next().expect("ROWS > 0"), batches)
+}
 
 fn main() {
     let bench = Bench::from_args();
@@ -59,10 +74,7 @@ fn main() {
         unit: TimeUnit::Microsecond,
         timezone: None,
     };
-    // As the sink hands them over: batches of 8,192 rows, each with arrays of its own. (Slices
-    // of one long batch would have every batch validate the whole of its children.)
-    let chunk = |start: usize| {
-        let rows = start..(start + 8_192).min(ROWS);
+    let (schema, batches) = batched(|rows| {
         batch(&[
             primitive("id", 1, DataType::Int64, false, &ids[rows.clone()]),
             primitive(
@@ -77,12 +89,7 @@ fn main() {
             strings("url", 5, true, &urls[rows.clone()]),
             primitive("dateTime", 6, micros.clone(), false, &times[rows]),
         ])
-    };
-    let schema = chunk(0).0;
-    let batches: Vec<_> = (0..ROWS)
-        .step_by(8_192)
-        .map(|start| chunk(start).1)
-        .collect();
+    });
     let defaults = || options(&[]);
     let (file, _) = write_file(&schema, &batches, defaults());
     // The file's buffer is reused, so that its growth is not timed.
@@ -112,19 +119,13 @@ fn main() {
             )
         })
         .collect();
-    let short = |start: usize| {
-        let rows = start..(start + 8_192).min(ROWS);
+    let (short_schema, short_batches) = batched(|rows| {
         batch(&[
             strings("item", 1, true, &items[rows.clone()]),
             strings("tag", 2, true, &tags[rows.clone()]),
             strings("channel", 3, true, &channels[rows]),
         ])
-    };
-    let short_schema = short(0).0;
-    let short_batches: Vec<_> = (0..ROWS)
-        .step_by(8_192)
-        .map(|start| short(start).1)
-        .collect();
+    });
     bench.run("column/encode short strings uncompressed", 0, || {
         write_into(&short_schema, &short_batches, uncompressed(), &mut out).file_size
     });
@@ -136,8 +137,7 @@ fn main() {
     let reserves: Vec<Option<i64>> = (0..ROWS)
         .map(|_| (rng.below(4) != 0).then(|| 100 + rng.below(1_000_000) as i64))
         .collect();
-    let nested = |start: usize| {
-        let rows = start..(start + 8_192).min(ROWS);
+    let (nested_schema, nested_batches) = batched(|rows| {
         batch(&[structure(
             "details",
             1,
@@ -155,12 +155,7 @@ fn main() {
                 primitive("reserve", 4, DataType::Int64, true, &reserves[rows]),
             ],
         )])
-    };
-    let nested_schema = nested(0).0;
-    let nested_batches: Vec<_> = (0..ROWS)
-        .step_by(8_192)
-        .map(|start| nested(start).1)
-        .collect();
+    });
     bench.run("column/encode nested struct uncompressed", 0, || {
         write_into(&nested_schema, &nested_batches, uncompressed(), &mut out).file_size
     });
