@@ -1,5 +1,7 @@
 package dev.isthmus.arrow.flink;
 
+import dev.isthmus.arrow.cdata.ArrowExporter;
+import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.gen.ArrowSchema;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -25,6 +27,22 @@ public final class SchemaMetadata {
     public static final String UUID_EXTENSION = "arrow.uuid";
 
     private SchemaMetadata() {}
+
+    /**
+     * Exports {@code schema}'s Arrow form ({@link TypeMapping#toArrow(Schema)}) into {@code out},
+     * its memory counted in {@code tracker}, and labels every field with its id (the labels in
+     * {@code arena}): what the library reads as an Iceberg schema. The caller releases {@code out}
+     * through its release callback; if labelling fails, it is released here.
+     */
+    public static void exportLabelled(Schema schema, MemorySegment out, MemoryTracker tracker, Arena arena) {
+        ArrowExporter.exportSchema(TypeMapping.toArrow(schema), out, tracker);
+        try {
+            labelFieldIds(out, schema, arena);
+        } catch (RuntimeException | Error e) {
+            ArrowSchema.release.invoke(ArrowSchema.release(out), out);
+            throw e;
+        }
+    }
 
     /**
      * Labels the exported struct of {@code schema}'s columns with their field ids, and every

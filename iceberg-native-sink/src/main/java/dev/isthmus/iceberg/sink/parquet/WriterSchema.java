@@ -1,10 +1,8 @@
 package dev.isthmus.iceberg.sink.parquet;
 
-import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.arrow.flink.SchemaMetadata;
 import dev.isthmus.arrow.flink.TypeMapping;
 import dev.isthmus.arrow.memory.MemoryTracker;
-import dev.isthmus.arrow.types.ArrowField;
 import dev.isthmus.ffm.gen.ArrowSchema;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -64,15 +62,13 @@ final class WriterSchema {
      * the call (the native writer borrows it), then releases it and frees its metadata.
      */
     static void withSchema(Schema schema, MemoryTracker tracker, Consumer<MemorySegment> use) {
-        ArrowField field = TypeMapping.toArrow(schema);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment struct = ArrowSchema.allocate(arena);
-            ArrowExporter.exportSchema(field, struct, tracker);
+            SchemaMetadata.exportLabelled(schema, struct, tracker, arena);
             try {
                 // The exporter leaves metadata NULL; these strings outlive the borrow, so patching is safe.
                 ArrowSchema.metadata(
                         struct, SchemaMetadata.encode(Map.of(ICEBERG_SCHEMA, SchemaParser.toJson(schema)), arena));
-                SchemaMetadata.labelFieldIds(struct, schema, arena);
                 use.accept(struct);
             } finally {
                 ArrowSchema.release.invoke(ArrowSchema.release(struct), struct);

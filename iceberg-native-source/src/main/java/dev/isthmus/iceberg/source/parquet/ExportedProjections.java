@@ -1,8 +1,6 @@
 package dev.isthmus.iceberg.source.parquet;
 
-import dev.isthmus.arrow.cdata.ArrowExporter;
 import dev.isthmus.arrow.flink.SchemaMetadata;
-import dev.isthmus.arrow.flink.TypeMapping;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.gen.ArrowSchema;
 import java.lang.foreign.Arena;
@@ -124,13 +122,7 @@ public final class ExportedProjections implements AutoCloseable {
      */
     private static MemorySegment export(Schema projection, MemoryTracker tracker, Arena arena) {
         MemorySegment expected = ArrowSchema.allocate(arena);
-        ArrowExporter.exportSchema(TypeMapping.toArrow(projection), expected, tracker);
-        try {
-            SchemaMetadata.labelFieldIds(expected, projection, arena);
-        } catch (RuntimeException | Error e) {
-            release(expected);
-            throw e;
-        }
+        SchemaMetadata.exportLabelled(projection, expected, tracker, arena);
         return expected;
     }
 
