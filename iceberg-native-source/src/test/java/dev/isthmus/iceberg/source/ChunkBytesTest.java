@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.isthmus.arrow.LeakCheckExtension;
 import dev.isthmus.iceberg.source.parquet.IcebergParquetFiles;
+import dev.isthmus.iceberg.source.parquet.IdNameDetails;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,9 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,15 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(LeakCheckExtension.class)
 class ChunkBytesTest {
-    private static final Schema SCHEMA = new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "name", Types.StringType.get()),
-            Types.NestedField.optional(
-                    3,
-                    "details",
-                    Types.StructType.of(
-                            Types.NestedField.optional(4, "city", Types.StringType.get()),
-                            Types.NestedField.optional(5, "zip", Types.IntegerType.get()))));
+    private static final Schema SCHEMA = IdNameDetails.SCHEMA;
 
     @TempDir
     Path dir;
@@ -42,17 +33,9 @@ class ChunkBytesTest {
     @Test
     void aTaskCountsTheStoredBytesOfItsProjectedChunks() {
         Path path = dir.resolve("groups.parquet");
-        Types.StructType details = SCHEMA.findField("details").type().asStructType();
         List<Record> records = new ArrayList<>();
         for (long id = 0; id < 20_000; id++) {
-            GenericRecord record = GenericRecord.create(SCHEMA);
-            record.setField("id", id);
-            record.setField("name", "name " + id);
-            GenericRecord place = GenericRecord.create(details);
-            place.setField("city", "city " + (id % 97));
-            place.setField("zip", (int) id);
-            record.setField("details", place);
-            records.add(record);
+            records.add(IdNameDetails.record(id, "name " + id, "city " + (id % 97), (int) id));
         }
         IcebergParquetFiles.write(path, SCHEMA, records, Map.of("write.parquet.row-group-size-bytes", "65536"));
         try (NativeParquetFile file = NativeParquetFile.open(path)) {
@@ -63,13 +46,7 @@ class ChunkBytesTest {
                     chunks(file, columns, groups, Set.of(1, 2, 4, 5)),
                     NativeTaskReader.chunkBytes(file, columns, groups, SCHEMA),
                     "every leaf");
-            Schema some = new Schema(
-                    SCHEMA.findField("name"),
-                    Types.NestedField.optional(
-                            3,
-                            "details",
-                            Types.StructType.of(Types.NestedField.optional(5, "zip", Types.IntegerType.get()))));
-            long projected = NativeTaskReader.chunkBytes(file, columns, groups, some);
+            long projected = NativeTaskReader.chunkBytes(file, columns, groups, IdNameDetails.NAME_AND_ZIP);
             assertEquals(chunks(file, columns, groups, Set.of(2, 5)), projected, "some leaves");
             assertTrue(projected > 0 && projected < NativeTaskReader.chunkBytes(file, columns, groups, SCHEMA));
         }

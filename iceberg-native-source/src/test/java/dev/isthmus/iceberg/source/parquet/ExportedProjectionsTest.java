@@ -22,7 +22,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
@@ -39,15 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(LeakCheckExtension.class)
 class ExportedProjectionsTest {
-    private static final Schema SCHEMA = new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "name", Types.StringType.get()),
-            Types.NestedField.optional(
-                    3,
-                    "details",
-                    Types.StructType.of(
-                            Types.NestedField.optional(4, "city", Types.StringType.get()),
-                            Types.NestedField.optional(5, "zip", Types.IntegerType.get()))));
+    private static final Schema SCHEMA = IdNameDetails.SCHEMA;
     private static final int FILES = 3;
     private static final int ROWS = 200;
 
@@ -60,18 +51,14 @@ class ExportedProjectionsTest {
 
     @BeforeEach
     void writeFiles() {
-        Types.StructType details = SCHEMA.findField("details").type().asStructType();
         for (int f = 0; f < FILES; f++) {
             List<Record> records = new ArrayList<>();
             for (long id = 0; id < ROWS; id++) {
-                GenericRecord record = GenericRecord.create(SCHEMA);
-                record.setField("id", f * 1_000L + id);
-                record.setField("name", id % 7 == 0 ? null : "name " + id);
-                GenericRecord place = GenericRecord.create(details);
-                place.setField("city", "city " + (id % 5));
-                place.setField("zip", (int) id);
-                record.setField("details", id % 11 == 0 ? null : place);
-                records.add(record);
+                records.add(IdNameDetails.record(
+                        f * 1_000L + id,
+                        id % 7 == 0 ? null : "name " + id,
+                        id % 11 == 0 ? null : "city " + (id % 5),
+                        (int) id));
             }
             Path path = dir.resolve("part-" + f + ".parquet");
             IcebergParquetFiles.write(path, SCHEMA, records, Map.of());
@@ -100,14 +87,8 @@ class ExportedProjectionsTest {
 
     @Test
     void scansBorrowTheKeptExportAndReadAsScansExportingTheirOwn() {
-        Schema pruned = new Schema(
-                SCHEMA.findField("name"),
-                Types.NestedField.optional(
-                        3,
-                        "details",
-                        Types.StructType.of(Types.NestedField.optional(5, "zip", Types.IntegerType.get()))));
         try (ExportedProjections projections = new ExportedProjections(exports)) {
-            for (Schema wanted : List.of(SCHEMA, pruned)) {
+            for (Schema wanted : List.of(SCHEMA, IdNameDetails.NAME_AND_ZIP)) {
                 Schema projection = projections.schema(wanted.columns());
                 long exportedBefore = exports.allocatedBytes();
                 for (Path path : files) {
