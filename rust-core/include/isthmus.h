@@ -42,7 +42,7 @@ extern "C" {
 
 /* Version of this contract. The Java loader refuses a library whose
  * isthmus_abi_version() differs from the value its bindings were generated with. */
-#define ISTHMUS_ABI_VERSION 9
+#define ISTHMUS_ABI_VERSION 10
 
 /* ---------------------------------------------------------------- status codes */
 
@@ -259,6 +259,15 @@ int32_t isthmus_arrow_checksum(const struct ArrowArray *array, const struct Arro
 
 typedef struct isthmus_file isthmus_file;
 typedef struct isthmus_scan isthmus_scan;
+/* A hold on the memory of a scan's batches. A released batch's value buffers go back to
+ * the scan's pool, from which its next batches take theirs, as do the buffers its readers
+ * decompress pages and read the file through once they are done with a row group. The
+ * pool is the scan's own, or shared with other scans (isthmus_scan_options.memory); it
+ * frees its memory only once every scan using it is closed, every batch released and
+ * every hold released. So while a consumer holds it, the memory of a released batch stays
+ * mapped: a view of it that the consumer cannot invalidate at once (Java's shared arenas,
+ * docs/ownership.md) reads whatever a later batch wrote there, never freed memory. */
+typedef struct isthmus_scan_memory isthmus_scan_memory;
 
 /* Options of isthmus_scan_open's flags. */
 /* Output a string or binary top-level column as an Arrow dictionary array (int32
@@ -412,6 +421,14 @@ typedef struct isthmus_scan_options {
      * check that they line up. Without a mapping such a file is UNSUPPORTED. */
     const uint8_t *mapped_names;
     uint64_t mapped_names_length;
+    /* NULL for a pool of the scan's own, or a hold (borrowed: the scan takes its own
+     * reference, and the caller may release the hold at once) whose pool the scan takes
+     * its memory from and gives it back to (ABI 10). Scans of a run of small files, each
+     * opened with a hold taken on the first, then reuse the memory the earlier scans'
+     * released batches and finished readers gave back, instead of faulting fresh pages
+     * in for every file; the pool keeps all of it until the last of them lets it go.
+     * Scans sharing a pool may run on different threads at once. */
+    const isthmus_scan_memory *memory;
 } isthmus_scan_options;
 
 /* The default of isthmus_scan_options.max_page_size: 256 MiB. */
@@ -565,16 +582,9 @@ int32_t isthmus_scan_ranges(isthmus_scan *scan, isthmus_range *ranges, uint32_t 
  * on the scan has returned. */
 void isthmus_scan_close(isthmus_scan *scan);
 
-/* A hold on the memory of a scan's batches. A released batch's value buffers go back to
- * a pool of the scan, from which its next batches take theirs; the pool frees its memory
- * only once the scan is closed, every batch released and every hold released. So while a
- * consumer holds it, the memory of a released batch stays mapped: a view of it that the
- * consumer cannot invalidate at once (Java's shared arenas, docs/ownership.md) reads
- * whatever a later batch wrote there, never freed memory. */
-typedef struct isthmus_scan_memory isthmus_scan_memory;
-
-/* Takes a hold on the memory of the scan's batches, past and future; release it with
- * isthmus_scan_memory_release (any thread, also after isthmus_scan_close).
+/* Takes a hold on the pool of the scan's batches, past and future (shared with other scans
+ * when it was opened with isthmus_scan_options.memory, or is later passed there); release it
+ * with isthmus_scan_memory_release (any thread, also after isthmus_scan_close).
  * Errors: INVALID_ARGUMENT (NULL pointers, the scan in use). */
 int32_t isthmus_scan_hold_memory(const isthmus_scan *scan, isthmus_scan_memory **out_memory,
                                  isthmus_error *error);

@@ -16,7 +16,7 @@ use isthmus_core::error::Result;
 
 /// `ISTHMUS_ABI_VERSION`: bump with any change to an export, a struct or the
 /// meaning of a constant.
-pub const ABI_VERSION: u32 = 9;
+pub const ABI_VERSION: u32 = 10;
 
 const VERSION: &CStr =
     match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
@@ -200,7 +200,8 @@ fn layout_manifest() -> &'static CStr {
                 flags,
                 max_page_size,
                 mapped_names,
-                mapped_names_length
+                mapped_names_length,
+                memory
             ]
         );
         line!(out, "isthmus_range", IsthmusRange, [offset, length, buffer]);
@@ -237,9 +238,9 @@ mod tests {
              uncompressed_size@16 data_page_offset@24 dictionary_page_offset@32 num_values@40 \
              null_count@48 min_value@56 max_value@64 min_length@72 max_length@76 codec@80 \
              encodings@84 all_dictionary@88 min_is_exact@92 max_is_exact@96\n\
-             isthmus_scan_options 72 8 field_ids@0 expected_schema@8 row_groups@16 first_row@24 \
+             isthmus_scan_options 80 8 field_ids@0 expected_schema@8 row_groups@16 first_row@24 \
              num_field_ids@32 num_row_groups@36 batch_size@40 flags@44 \
-             max_page_size@48 mapped_names@56 mapped_names_length@64\n\
+             max_page_size@48 mapped_names@56 mapped_names_length@64 memory@72\n\
              isthmus_range 24 8 offset@0 length@8 buffer@16\n"
         );
         assert_eq!(
@@ -253,6 +254,6 @@ mod tests {
     fn version_is_the_package_version() {
         let version = unsafe { CStr::from_ptr(isthmus_version()) };
         assert_eq!(version.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
-        assert_eq!(isthmus_abi_version(), 9);
+        assert_eq!(isthmus_abi_version(), 10);
     }
 }

@@ -117,6 +117,7 @@ pub struct IsthmusScanOptions {
     pub max_page_size: u64,
     pub mapped_names: *const u8,
     pub mapped_names_length: u64,
+    pub memory: *const IsthmusScanMemory,
 }
 
 #[repr(C)]
@@ -593,6 +594,9 @@ unsafe fn scan_options(options: &IsthmusScanOptions) -> Result<ScanOptions> {
         // Beyond the address space is no limit at all, which a u64 may say.
         max_page_size: usize::try_from(options.max_page_size).unwrap_or(usize::MAX),
         mapped_names,
+        // SAFETY: per the caller, NULL or a live hold, which the scan then
+        // shares rather than borrows.
+        pool: unsafe { options.memory.as_ref() }.map(|memory| Arc::clone(&memory.pool)),
     })
 }
 
@@ -681,7 +685,7 @@ pub unsafe extern "C" fn isthmus_scan_schema(
 
 /// `isthmus_scan_memory`: a hold on the memory of a scan's batches.
 pub struct IsthmusScanMemory {
-    _pool: Arc<BufferPool>,
+    pool: Arc<BufferPool>,
 }
 
 /// # Safety
@@ -696,7 +700,7 @@ pub unsafe extern "C" fn isthmus_scan_hold_memory(
         let out_memory = out_param(out_memory, "out_memory")?;
         // SAFETY: per the caller; scans are allocated mutable (Box::into_raw).
         let pool = unsafe { with_scan(scan.cast_mut(), |scan| Ok(Arc::clone(scan.pool()))) }?;
-        let memory = Box::into_raw(Box::new(IsthmusScanMemory { _pool: pool }));
+        let memory = Box::into_raw(Box::new(IsthmusScanMemory { pool }));
         // SAFETY: checked non-NULL; writable per the caller's contract.
         unsafe { write_out(out_memory, memory) };
         Ok(())

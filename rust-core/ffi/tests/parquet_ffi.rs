@@ -149,6 +149,20 @@ unsafe fn drain(scan: *mut IsthmusScan, bytes: &[u8]) -> Vec<(i64, u64)> {
     out
 }
 
+/// The local file at `path` opened through the C API; the caller closes the handle.
+fn open_local(path: &std::path::Path) -> *mut IsthmusFile {
+    let c_path = CString::new(path.to_str().unwrap()).unwrap();
+    let mut e = error();
+    let mut file = null_mut();
+    assert_eq!(
+        unsafe { isthmus_file_open_path(c_path.as_ptr(), &mut file, &mut e) },
+        0,
+        "{}",
+        message(&e)
+    );
+    file
+}
+
 fn options(ids: &[i32]) -> IsthmusScanOptions {
     IsthmusScanOptions {
         field_ids: ids.as_ptr(),
@@ -162,6 +176,7 @@ fn options(ids: &[i32]) -> IsthmusScanOptions {
         max_page_size: 0,
         mapped_names: null(),
         mapped_names_length: 0,
+        memory: std::ptr::null(),
     }
 }
 
@@ -172,16 +187,9 @@ fn path_and_footer_modes_decode_the_same_batches() {
     let bytes = file_bytes();
     let path = temp_path("ffi.parquet");
     std::fs::write(&path, &bytes).unwrap();
-    let c_path = CString::new(path.to_str().unwrap()).unwrap();
     let mut e = error();
     unsafe {
-        let mut local = null_mut();
-        assert_eq!(
-            isthmus_file_open_path(c_path.as_ptr(), &mut local, &mut e),
-            0,
-            "{}",
-            message(&e)
-        );
+        let local = open_local(&path);
         let remote = open_footer(&bytes, c"s3://bucket/ffi.parquet");
         let ids = [4, 3];
         let mut results = Vec::new();
@@ -254,20 +262,78 @@ fn a_memory_hold_outlives_the_scan_and_its_batches() {
     }
 }
 
+/// Scans opened with a hold on an earlier scan's pool take their memory from
+/// it: once the first scan's batches are released, the next scans of the same
+/// file allocate nothing more, decode the same batches, and the pool is freed
+/// when the last of them lets it go.
+#[test]
+fn scans_sharing_a_pool_reuse_what_earlier_scans_gave_back() {
+    let _lock = counters();
+    let bytes = file_bytes();
+    let path = temp_path("shared-pool.parquet");
+    std::fs::write(&path, &bytes).unwrap();
+    let before = isthmus_core::arrow::allocated_bytes();
+    let mut e = error();
+    unsafe {
+        let file = open_local(&path);
+        let ids = [4, 3];
+        let mut first = null_mut();
+        assert_eq!(
+            isthmus_scan_open(file, &options(&ids), &mut first, &mut e),
+            0
+        );
+        let mut hold = null_mut();
+        assert_eq!(isthmus_scan_hold_memory(first, &mut hold, &mut e), 0);
+        let expected = drain(first, &bytes);
+        isthmus_scan_close(first);
+        let pooled = isthmus_core::arrow::allocated_bytes();
+        assert!(pooled > before, "the first scan's buffers stay in the pool");
+        for _ in 0..3 {
+            let mut shared = options(&ids);
+            shared.memory = hold;
+            let mut scan = null_mut();
+            assert_eq!(
+                isthmus_scan_open(file, &shared, &mut scan, &mut e),
+                0,
+                "{}",
+                message(&e)
+            );
+            assert_eq!(drain(scan, &bytes), expected);
+            assert_eq!(
+                isthmus_core::arrow::allocated_bytes(),
+                pooled,
+                "a scan of the same shape allocates nothing more"
+            );
+            isthmus_scan_close(scan);
+        }
+        // A scan keeps the pool after the caller's hold is gone.
+        let mut shared = options(&ids);
+        shared.memory = hold;
+        let mut last = null_mut();
+        assert_eq!(isthmus_scan_open(file, &shared, &mut last, &mut e), 0);
+        isthmus_scan_memory_release(hold);
+        isthmus_file_close(file);
+        assert_eq!(drain(last, &bytes), expected);
+        assert_eq!(isthmus_core::arrow::allocated_bytes(), pooled);
+        isthmus_scan_close(last);
+        assert_eq!(
+            isthmus_core::arrow::allocated_bytes(),
+            before,
+            "the last scan closed, the pool is freed"
+        );
+    }
+    std::fs::remove_file(&path).unwrap();
+}
+
 #[test]
 fn metadata_points_into_file_owned_memory() {
     let _lock = counters();
     let bytes = file_bytes();
     let path = temp_path("meta.parquet");
     std::fs::write(&path, &bytes).unwrap();
-    let c_path = CString::new(path.to_str().unwrap()).unwrap();
     let mut e = error();
     unsafe {
-        let mut file = null_mut();
-        assert_eq!(
-            isthmus_file_open_path(c_path.as_ptr(), &mut file, &mut e),
-            0
-        );
+        let file = open_local(&path);
         let mut info = MaybeUninit::<IsthmusFileInfo>::uninit();
         assert_eq!(isthmus_file_get_info(file, info.as_mut_ptr(), &mut e), 0);
         let info = info.assume_init();

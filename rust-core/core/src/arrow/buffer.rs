@@ -11,7 +11,7 @@ use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::pool::{Allocation, BufferPool};
+use super::pool::{size_class, Allocation, BufferPool};
 use crate::error::{Error, Result};
 
 pub(crate) const ALIGNMENT: usize = 64;
@@ -168,9 +168,14 @@ impl MutableBuffer {
     /// while only the `len` bytes written so far need copying (decoders
     /// reserve a page's worth ahead, so the rest is often most of it).
     fn reallocate(&mut self, capacity: usize) -> Result<()> {
-        let reused = self.pool.as_ref().and_then(|pool| pool.take(capacity));
-        let (ptr, capacity) = match reused {
-            Some(allocation) => (allocation.ptr, allocation.capacity),
+        let (ptr, capacity) = match &self.pool {
+            Some(pool) => match pool.take(capacity) {
+                Some(allocation) => (allocation.ptr, allocation.capacity),
+                None => {
+                    let class = size_class(capacity);
+                    (allocate(class)?, class)
+                }
+            },
             None => (allocate(capacity)?, capacity),
         };
         if self.capacity != 0 {
@@ -605,7 +610,7 @@ mod tests {
 
     #[test]
     fn dropped_buffers_come_back_and_are_reused_best_fit() {
-        let pool = BufferPool::new();
+        let pool = Arc::<BufferPool>::default();
         let mut small = MutableBuffer::new_in(&pool);
         small.reserve(100).unwrap();
         let mut large = MutableBuffer::new_in(&pool);
@@ -638,8 +643,24 @@ mod tests {
     }
 
     #[test]
+    fn pooled_buffers_are_allocated_in_size_classes_so_a_larger_request_reuses() {
+        let pool = Arc::<BufferPool>::default();
+        let mut first = MutableBuffer::new_in(&pool);
+        first.reserve(4160).unwrap();
+        assert_eq!(first.capacity(), 4608, "4160 bytes rounded up to the class");
+        let ptr = first.as_slice().as_ptr();
+        drop(first);
+        let mut larger = MutableBuffer::new_in(&pool);
+        larger.reserve(4500).unwrap();
+        assert_eq!(larger.as_slice().as_ptr(), ptr, "the same allocation");
+        let mut unpooled = MutableBuffer::new();
+        unpooled.reserve(4160).unwrap();
+        assert_eq!(unpooled.capacity(), 4160, "only pooled buffers round up");
+    }
+
+    #[test]
     fn growing_gives_the_old_allocation_back_and_a_frozen_buffer_keeps_its_pool() {
-        let pool = BufferPool::new();
+        let pool = Arc::<BufferPool>::default();
         let mut buffer = MutableBuffer::new_in(&pool);
         buffer.extend_from_slice(&[1u8; 64]).unwrap();
         let first = buffer.capacity();

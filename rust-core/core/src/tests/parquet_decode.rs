@@ -6,8 +6,11 @@
 //! `test_support::parquet::render`, and batches are checked with the Arrow
 //! checksum.
 
+use std::sync::Arc;
+
 use crate::arrow::checksum::checksum_data;
-use crate::arrow::{ArrayView, DataType, Field};
+use crate::arrow::pool::Scratch;
+use crate::arrow::{ArrayView, BufferPool, DataType, Field};
 use crate::compression::Codec;
 use crate::error::Status;
 use crate::parquet::format::{
@@ -512,6 +515,46 @@ fn every_type_encoding_page_version_and_codec_round_trips() {
                 assert_rows(&rows, &expected, &what);
             }
         }
+    }
+}
+
+/// Scans given one pool, as the files of a split are, reuse the scratch
+/// buffers the readers of earlier row groups and files gave back (pages are
+/// decompressed and local files read through them) and decode as alone.
+#[test]
+fn scans_sharing_a_pool_reuse_its_scratch_buffers() {
+    let cases = flat_cases();
+    let expected = expected_rows(&cases);
+    let options = Options {
+        codec: Codec::Zstd,
+        entries_per_page: 700,
+        rows_per_row_group: 1100,
+        ..Options::default()
+    };
+    let bytes = write_cases(&cases, &options);
+    let pool = Arc::<BufferPool>::default();
+    let shared = ScanOptions {
+        pool: Some(Arc::clone(&pool)),
+        ..project(&ids(&cases))
+    };
+    for (scan, mode) in [Mode::Local, Mode::Local, Mode::Ranges]
+        .into_iter()
+        .enumerate()
+    {
+        let rows = scan::rows(&bytes, shared.clone(), mode).unwrap();
+        assert_rows(&rows, &expected, &format!("scan {scan}, {mode:?}"));
+        // Each leaf's reader gave back its decompression buffer and its
+        // local file's read window; the next readers took them again.
+        assert_eq!(
+            pool.scratch_buffers(Scratch::Page),
+            cases.len(),
+            "scan {scan}"
+        );
+        assert_eq!(
+            pool.scratch_buffers(Scratch::Window),
+            cases.len(),
+            "scan {scan}"
+        );
     }
 }
 

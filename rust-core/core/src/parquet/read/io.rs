@@ -238,17 +238,36 @@ impl ChunkBytes {
         Ok(ChunkBytes::Memory { buffer, range })
     }
 
-    /// `range` of a local file, read on demand.
-    pub(crate) fn file(file: Arc<LocalFile>, range: ByteRange) -> Result<ChunkBytes> {
+    /// `range` of a local file, read on demand into `window`, whose capacity
+    /// is reused (its contents are overwritten).
+    pub(crate) fn file(
+        file: Arc<LocalFile>,
+        range: ByteRange,
+        window: Vec<u8>,
+    ) -> Result<ChunkBytes> {
         usize::try_from(range.len)
             .map_err(|_| Error::out_of_memory(format!("a chunk of {} bytes", range.len)))?;
         Ok(ChunkBytes::File {
             file,
             range,
-            window: Vec::new(),
+            window,
             window_start: 0,
             window_len: 0,
         })
+    }
+
+    /// The read buffer of a chunk of a local file, for another chunk's reads;
+    /// empty for one held in memory. Nothing is read from the chunk after.
+    pub(crate) fn take_window(&mut self) -> Vec<u8> {
+        match self {
+            ChunkBytes::Memory { .. } => Vec::new(),
+            ChunkBytes::File {
+                window, window_len, ..
+            } => {
+                *window_len = 0;
+                std::mem::take(window)
+            }
+        }
     }
 
     /// The chunk's length in bytes.
@@ -287,6 +306,8 @@ impl ChunkBytes {
                         })?;
                         window.resize(len, 0);
                     }
+                    // A failed read leaves the window partly overwritten.
+                    *window_len = 0;
                     file.read_at(range.offset + from as u64, &mut window[..len])?;
                     *window_start = from;
                     *window_len = len;
@@ -373,7 +394,8 @@ mod tests {
             err.message(),
             "reading bytes [16, 20) failed: the file ends early"
         );
-        let mut chunk = ChunkBytes::file(Arc::new(local), ByteRange { offset: 4, len: 6 }).unwrap();
+        let mut chunk =
+            ChunkBytes::file(Arc::new(local), ByteRange { offset: 4, len: 6 }, Vec::new()).unwrap();
         assert_eq!(
             chunk.get(0, 2).unwrap(),
             b"footer",

@@ -25,12 +25,15 @@ pub(crate) use batch::LeafBatch;
 pub(crate) use conversion::{Conversion, Output};
 pub(crate) use dictionary::Dictionary;
 
+use std::sync::Arc;
+
 use self::loaded_page::{LoadedPage, PageDecoders};
 use self::values::{needs_exact_count, ValueDecoder};
 use super::io::ChunkBytes;
 use super::location::Location;
 use super::page::{PageKind, PageOptions, PageReader, RawPage};
-use crate::arrow::{ArrayData, DataType, MutableBuffer};
+use crate::arrow::pool::Scratch;
+use crate::arrow::{ArrayData, BufferPool, DataType, MutableBuffer};
 use crate::compression::Codec;
 use crate::error::{Error, Result};
 use crate::parquet::encodings::levels::LevelDecoder;
@@ -73,6 +76,8 @@ pub(crate) struct ColumnReader {
     page: Option<LoadedPage>,
     /// The decompression buffer while no page holds it.
     spare: Vec<u8>,
+    /// Where the decompression and read buffers come from and go back to.
+    pool: Arc<BufferPool>,
     staged: Staged,
     /// Rows handed out (or skipped), for error messages.
     rows_read: usize,
@@ -80,11 +85,26 @@ pub(crate) struct ColumnReader {
     scratch: Option<LeafBatch>,
 }
 
+impl Drop for ColumnReader {
+    /// Gives the decompression and read buffers back for the next chunk's reader.
+    fn drop(&mut self) {
+        if let Some(page) = self.page.take() {
+            self.pool.give_scratch(Scratch::Page, page.into_buffer());
+        }
+        self.pool
+            .give_scratch(Scratch::Page, std::mem::take(&mut self.spare));
+        self.pool
+            .give_scratch(Scratch::Window, self.chunk.take_window());
+    }
+}
+
 impl ColumnReader {
-    /// `location` names the column chunk; `num_values` is its metadata's.
+    /// `location` names the column chunk; `num_values` is its metadata's; its
+    /// scratch buffers come from `pool`.
     pub(crate) fn new(
         location: Location,
         chunk: ChunkBytes,
+        pool: &Arc<BufferPool>,
         codec: Codec,
         num_values: u64,
         spec: LeafSpec,
@@ -96,7 +116,8 @@ impl ColumnReader {
             spec,
             dictionary: None,
             page: None,
-            spare: Vec::new(),
+            spare: pool.take_scratch(Scratch::Page),
+            pool: Arc::clone(pool),
             staged: Staged::default(),
             rows_read: 0,
             scratch: None,

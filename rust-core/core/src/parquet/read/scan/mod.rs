@@ -27,7 +27,7 @@ use super::column::{ColumnReader, LeafBatch, LeafSpec, Output};
 use super::file::ParquetFile;
 use super::io::{coalesce, range_buffers, ByteRange, ChunkBytes, ChunkSource};
 use super::page::{PageOptions, DEFAULT_MAX_PAGE_SIZE};
-use crate::arrow::pool::BufferPool;
+use crate::arrow::pool::{BufferPool, Scratch};
 use crate::arrow::{ArrayData, DataType, Field};
 use crate::error::{Error, Result, Status};
 
@@ -57,6 +57,9 @@ pub struct ScanOptions {
     /// For files without field ids: per field id, the names a table's name
     /// mapping gives it (none when the mapping does not cover it).
     pub mapped_names: Option<Vec<Vec<String>>>,
+    /// The pool to take memory from and give it back to, shared with other
+    /// scans (those of a run of small files); None for one of the scan's own.
+    pub pool: Option<Arc<BufferPool>>,
 }
 
 /// What [`Scan::next_step`] produced.
@@ -191,7 +194,7 @@ impl Scan {
         output.check().map_err(|e| location.wrap(e))?;
         Ok(Scan {
             batches: leaves.iter().map(|_| LeafBatch::default()).collect(),
-            pool: BufferPool::new(),
+            pool: options.pool.unwrap_or_default(),
             file,
             output,
             columns,
@@ -306,7 +309,10 @@ impl Scan {
                             let info = &self.file.row_groups()[row_group];
                             self.leaves
                                 .iter()
-                                .map(|&c| ChunkBytes::file(local.clone(), info.chunks[c].range))
+                                .map(|&c| {
+                                    let window = self.pool.take_scratch(Scratch::Window);
+                                    ChunkBytes::file(local.clone(), info.chunks[c].range, window)
+                                })
                                 .collect::<Result<Vec<_>>>()
                                 .map_err(|e| self.file.location().row_group(row_group).wrap(e))?
                         }
@@ -402,6 +408,7 @@ impl Scan {
             readers.push(ColumnReader::new(
                 location,
                 bytes,
+                &self.pool,
                 codec,
                 chunk.num_values,
                 self.specs[k],

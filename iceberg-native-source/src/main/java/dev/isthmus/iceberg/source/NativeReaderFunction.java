@@ -7,6 +7,7 @@ import dev.isthmus.ffm.NativeException;
 import dev.isthmus.ffm.NativeLibrary;
 import dev.isthmus.ffm.NativeLibraryException;
 import dev.isthmus.iceberg.source.parquet.ExportedProjections;
+import dev.isthmus.iceberg.source.parquet.ScanMemory;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -248,7 +249,8 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
 
     /**
      * Opens file {@code fileOffset} of {@code split} at record {@code recordOffset}, natively if it can,
-     * its batches in the split's arena {@code runs}, its projection from the split's {@code projections}.
+     * its batches in the split's arena {@code runs}, its projection from the split's {@code projections},
+     * its memory from the split's {@code memory}.
      */
     TaskReader openTask(
             String splitId,
@@ -256,7 +258,8 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
             long recordOffset,
             FileScanTask task,
             ArenaRuns runs,
-            ExportedProjections projections) {
+            ExportedProjections projections,
+            ScanMemory memory) {
         Map<Integer, ?> constants = PartitionUtil.constantsMap(task, RowDataUtil::convertConstant);
         // Before anything of the task touches native code: without the library every task falls back.
         Optional<NativeLibraryException> noLibrary = NativeLibrary.unavailable();
@@ -288,6 +291,7 @@ public final class NativeReaderFunction implements ReaderFunction<RowData> {
                         tracker,
                         runs,
                         projections,
+                        memory,
                         deletes,
                         equalityDeletes);
             } catch (DeleteLimitException e) {

@@ -2,6 +2,7 @@ package dev.isthmus.iceberg.source;
 
 import dev.isthmus.arrow.cdata.ArenaRuns;
 import dev.isthmus.iceberg.source.parquet.ExportedProjections;
+import dev.isthmus.iceberg.source.parquet.ScanMemory;
 import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
@@ -25,6 +26,8 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
     private final ArenaRuns runs = ArenaRuns.forBatches();
     /** The split's files share their projection: built and exported once, not per file. */
     private final ExportedProjections projections;
+    /** The split's scans share the library's memory: a file decodes into what an earlier one left mapped. */
+    private final ScanMemory memory = new ScanMemory();
 
     private final int startFileOffset;
     /** The next file's index in the split: what positions report. */
@@ -74,8 +77,8 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                     }
                     return false;
                 }
-                current =
-                        function.openTask(splitId, fileOffset, recordOffset, tasks.get(fileOffset), runs, projections);
+                current = function.openTask(
+                        splitId, fileOffset, recordOffset, tasks.get(fileOffset), runs, projections, memory);
             }
             pending = current.next();
             if (pending == null) {
@@ -122,7 +125,11 @@ final class NativeSplitIterator implements CloseableIterator<RecordsWithSplitIds
                 try {
                     runs.close();
                 } finally {
-                    projections.close();
+                    try {
+                        projections.close();
+                    } finally {
+                        memory.close();
+                    }
                 }
             }
         }

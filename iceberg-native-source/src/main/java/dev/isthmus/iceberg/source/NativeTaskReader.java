@@ -9,6 +9,7 @@ import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.iceberg.source.parquet.ExportedProjections;
 import dev.isthmus.iceberg.source.parquet.NativeParquetFile;
 import dev.isthmus.iceberg.source.parquet.NativeParquetScan;
+import dev.isthmus.iceberg.source.parquet.ScanMemory;
 import dev.isthmus.iceberg.source.parquet.ScanOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -169,6 +170,7 @@ final class NativeTaskReader implements TaskReader {
      * @param binaryRows where to transpose batches to binary rows, or {@code null} for columnar rows
      * @param runs the arena runs the split's batches share
      * @param projections the projections the split's scans share
+     * @param memory the library memory the split's scans share
      * @param deletes the rows of the task's file its position delete files delete
      * @param equalityDeletes the keys its equality delete files delete
      * @throws dev.isthmus.ffm.NativeException.Unsupported if the decoder cannot read the file
@@ -193,6 +195,7 @@ final class NativeTaskReader implements TaskReader {
             MemoryTracker tracker,
             ArenaRuns runs,
             ExportedProjections projections,
+            ScanMemory memory,
             PositionDeletes deletes,
             EqualityDeletes equalityDeletes) {
         NativeParquetFile file = openFile(task.file().location(), io, options);
@@ -317,7 +320,7 @@ final class NativeTaskReader implements TaskReader {
                             false)
                     .withNameMapping(nameMapping);
             FlinkSourceFilter rowFilter = filterRows ? new FlinkSourceFilter(readSchema, filter, caseSensitive) : null;
-            NativeParquetScan scan = file.scan(scanOptions, tracker, runs, projections);
+            NativeParquetScan scan = file.scan(scanOptions, tracker, runs, projections, memory);
             try {
                 metrics.nativeTask(
                         groups.size(),

@@ -323,7 +323,7 @@ public final class NativeParquetFile implements AutoCloseable {
 
     /** Starts a scan; it keeps what it needs, so it may outlive this handle. */
     public NativeParquetScan scan(ScanOptions options, MemoryTracker tracker) {
-        return scan(options, tracker, null, null);
+        return scan(options, tracker, null, null, null);
     }
 
     /**
@@ -331,15 +331,21 @@ public final class NativeParquetFile implements AutoCloseable {
      * of one split: one arena close per run rather than per file), or with runs of its own if
      * {@code null}, and whose expected schema is the one {@code projections} keep for the options'
      * projection (the split's, {@link ExportedProjections}), or one exported for this scan if they
-     * keep none or are {@code null}; it keeps what it needs, so it may outlive this handle.
+     * keep none or are {@code null}, and whose memory comes from the pool {@code memory} shares with
+     * the split's other scans, or from a pool of its own if {@code null}; it keeps what it needs, so
+     * it may outlive this handle.
      *
-     * @throws IllegalStateException if {@code runs} or {@code projections} is closed
+     * @throws IllegalStateException if {@code runs}, {@code projections} or {@code memory} is closed
      */
     public NativeParquetScan scan(
-            ScanOptions options, MemoryTracker tracker, ArenaRuns runs, ExportedProjections projections) {
+            ScanOptions options,
+            MemoryTracker tracker,
+            ArenaRuns runs,
+            ExportedProjections projections,
+            ScanMemory memory) {
         MemorySegment file = handle.acquire();
         try {
-            return NativeParquetScan.open(this, file, options, tracker, runs, projections);
+            return NativeParquetScan.open(this, file, options, tracker, runs, projections, memory);
         } finally {
             handle.release();
         }

@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.mapping.MappedField;
@@ -34,8 +35,9 @@ import org.apache.iceberg.types.Types;
  * Batches of one file's projected columns, decoded natively. Each {@link ArrowColumnarBatch}
  * owns its native memory and must be closed by whoever consumes it (the Flink source closes it
  * on recycle); batches stay valid after the scan is closed. A closed batch's buffers go back to
- * the library's pool for the scan's next batches at once. Views of it then read whatever the scan
- * decodes there next (the scan holds the pool's memory, so never freed memory) until the batches
+ * the library's pool for the scan's next batches at once. Views of it then read whatever the scan,
+ * or another scan sharing its pool ({@link ScanMemory}), decodes there next (the scan holds the
+ * pool's memory, so never freed memory) until the batches
  * imported with it in one arena ({@link ImportArenas}; with shared {@link ArenaRuns}, possibly the
  * batches of other scans, up to the split's end) are closed too, after which they throw
  * {@link IllegalStateException}; with {@link dev.isthmus.arrow.cdata.CheckedBatches} on they throw
@@ -113,7 +115,8 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
     /**
      * Opens a scan of {@code file}, whose handle {@code fileHandle} the caller holds a lease on; its
      * batches' arenas come from {@code runs}, or from runs of its own if {@code null}; its expected
-     * schema from {@code projections} when they keep the projection, or exported for this call.
+     * schema from {@code projections} when they keep the projection, or exported for this call; its
+     * memory from the pool of {@code memory}, or from a pool of its own if {@code null}.
      */
     static NativeParquetScan open(
             NativeParquetFile file,
@@ -121,7 +124,8 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             ScanOptions options,
             MemoryTracker tracker,
             ArenaRuns runs,
-            ExportedProjections projections) {
+            ExportedProjections projections,
+            ScanMemory memory) {
         MemorySegment scan;
         try (NativeCall call = NativeCall.open()) {
             Arena arena = call.arena();
@@ -149,11 +153,20 @@ public final class NativeParquetScan implements Iterator<ArrowColumnarBatch>, Au
             MemorySegment out = call.pointer();
             Function<MemorySegment, MemorySegment> openWith =
                     expected -> openScan(call, fileHandle, opts, expected, out);
-            scan = projections == null
+            Supplier<MemorySegment> openProjected = () -> projections == null
                     ? ExportedProjections.withOwnExport(options.projection(), tracker, arena, openWith)
                     : projections.withExported(options.projection(), tracker, arena, openWith);
+            scan = memory == null
+                    ? openProjected.get()
+                    : memory.withHold(hold -> {
+                        isthmus_scan_options.memory(opts, hold);
+                        return openProjected.get();
+                    });
         }
         try {
+            if (memory != null) {
+                memory.keep(scan);
+            }
             ArrowField schema = SchemaImport.receive(s -> {
                 try (NativeCall call = NativeCall.open()) {
                     call.check(isthmus_h.isthmus_scan_schema(scan, s, call.error()));

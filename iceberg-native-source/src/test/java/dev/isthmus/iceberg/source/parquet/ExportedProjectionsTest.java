@@ -168,10 +168,12 @@ class ExportedProjectionsTest {
         try (ExportedProjections projections = new ExportedProjections(exports);
                 NativeParquetFile file = NativeParquetFile.open(files.get(0))) {
             Schema projection = projections.schema(lacking.columns());
-            assertThrows(NativeException.class, () -> file.scan(ScanOptions.of(projection), scans, null, projections));
+            assertThrows(
+                    NativeException.class, () -> file.scan(ScanOptions.of(projection), scans, null, projections, null));
             long kept = exports.liveBytes();
             assertTrue(kept > 0, "the export stays kept");
-            assertThrows(NativeException.class, () -> file.scan(ScanOptions.of(projection), scans, null, projections));
+            assertThrows(
+                    NativeException.class, () -> file.scan(ScanOptions.of(projection), scans, null, projections, null));
             assertEquals(kept, exports.allocatedBytes(), "and is lent again, not exported anew");
             Schema whole = projections.schema(SCHEMA.columns());
             assertEquals(
@@ -195,7 +197,8 @@ class ExportedProjectionsTest {
         assertEquals("these exported projections are closed", e.getMessage());
         try (NativeParquetFile file = NativeParquetFile.open(files.get(0))) {
             assertThrows(
-                    IllegalStateException.class, () -> file.scan(ScanOptions.of(projection), scans, null, projections));
+                    IllegalStateException.class,
+                    () -> file.scan(ScanOptions.of(projection), scans, null, projections, null));
         }
     }
 

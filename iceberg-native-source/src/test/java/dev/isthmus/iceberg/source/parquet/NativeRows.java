@@ -34,7 +34,7 @@ final class NativeRows {
             NativeParquetFile file, ScanOptions options, MemoryTracker tracker, ExportedProjections projections) {
         RowType rowType = FlinkSchemaUtil.convert(options.projection());
         List<List<Object>> rows = new ArrayList<>();
-        try (NativeParquetScan scan = file.scan(options, tracker, null, projections)) {
+        try (NativeParquetScan scan = file.scan(options, tracker, null, projections, null)) {
             while (scan.hasNext()) {
                 try (ArrowColumnarBatch batch = scan.next()) {
                     assertTrue(batch.numRows() > 0 && batch.numRows() <= options.batchSize());

@@ -10,14 +10,8 @@ import dev.isthmus.arrow.flink.vector.ArrowColumnarBatch;
 import dev.isthmus.arrow.memory.MemoryTracker;
 import dev.isthmus.ffm.NativeArrowStats;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.table.data.columnar.vector.LongColumnVector;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,9 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(LeakCheckExtension.class)
 class SharedArenaRunsTest {
-    private static final Schema SCHEMA = new Schema(
-            Types.NestedField.required(1, "id", Types.LongType.get()),
-            Types.NestedField.optional(2, "name", Types.StringType.get()));
     private static final int FILES = 5;
     private static final int ROWS = 300;
 
@@ -42,22 +33,11 @@ class SharedArenaRunsTest {
     Path dir;
 
     private final MemoryTracker tracker = MemoryTracker.root().child("SharedArenaRunsTest");
-    private final List<Path> files = new ArrayList<>();
+    private List<Path> files;
 
     @BeforeEach
     void writeFiles() {
-        for (int f = 0; f < FILES; f++) {
-            List<Record> records = new ArrayList<>();
-            for (long id = 0; id < ROWS; id++) {
-                GenericRecord record = GenericRecord.create(SCHEMA);
-                record.setField("id", f * 1_000L + id);
-                record.setField("name", "name " + id);
-                records.add(record);
-            }
-            Path path = dir.resolve("part-" + f + ".parquet");
-            IcebergParquetFiles.write(path, SCHEMA, records, Map.of());
-            files.add(path);
-        }
+        files = SplitFiles.write(dir, FILES, ROWS);
     }
 
     @AfterEach
@@ -70,13 +50,12 @@ class SharedArenaRunsTest {
         ArrowColumnarBatch kept = null;
         for (int f = 0; f < FILES; f++) {
             try (NativeParquetFile file = NativeParquetFile.open(files.get(f));
-                    NativeParquetScan scan =
-                            file.scan(ScanOptions.of(SCHEMA).withBatchSize(100), tracker, runs, null)) {
+                    NativeParquetScan scan = file.scan(
+                            ScanOptions.of(SplitFiles.SCHEMA).withBatchSize(100), tracker, runs, null, null)) {
                 long rows = 0;
                 while (scan.hasNext()) {
                     ArrowColumnarBatch batch = scan.next();
-                    assertEquals(f * 1_000L + rows, batch.row(0).getLong(0));
-                    assertEquals("name " + rows, batch.row(0).getString(1).toString());
+                    SplitFiles.assertRow(f, rows, batch.row(0));
                     rows += batch.numRows();
                     if (kept == null) {
                         kept = batch;
@@ -129,7 +108,8 @@ class SharedArenaRunsTest {
         runs.close();
         try (NativeParquetFile file = NativeParquetFile.open(files.get(0))) {
             IllegalStateException e = assertThrows(
-                    IllegalStateException.class, () -> file.scan(ScanOptions.of(SCHEMA), tracker, runs, null));
+                    IllegalStateException.class,
+                    () -> file.scan(ScanOptions.of(SplitFiles.SCHEMA), tracker, runs, null, null));
             assertEquals("these arena runs are closed", e.getMessage());
         }
         assertEquals(before, NativeArrowStats.read().allocatedBytes());
