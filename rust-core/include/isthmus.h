@@ -261,12 +261,13 @@ typedef struct isthmus_file isthmus_file;
 typedef struct isthmus_scan isthmus_scan;
 /* A hold on the memory of a scan's batches. A released batch's value buffers go back to
  * the scan's pool, from which its next batches take theirs, as do the buffers its readers
- * decompress pages and read the file through once they are done with a row group. The
- * pool is the scan's own, or shared with other scans (isthmus_scan_options.memory); it
- * frees its memory only once every scan using it is closed, every batch released and
- * every hold released. So while a consumer holds it, the memory of a released batch stays
- * mapped: a view of it that the consumer cannot invalidate at once (Java's shared arenas,
- * docs/ownership.md) reads whatever a later batch wrote there, never freed memory. */
+ * decompress pages and read the file through, and those isthmus_scan_ranges hands out,
+ * once the readers are done with a row group. The pool is the scan's own, or shared with
+ * other scans (isthmus_scan_options.memory); it frees its memory only once every scan
+ * using it is closed, every batch released and every hold released. So while a consumer
+ * holds it, the memory of a released batch stays mapped: a view of it that the consumer
+ * cannot invalidate at once (Java's shared arenas, docs/ownership.md) reads whatever a
+ * later batch wrote there, never freed memory. */
 typedef struct isthmus_scan_memory isthmus_scan_memory;
 
 /* Options of isthmus_scan_open's flags. */
@@ -439,7 +440,8 @@ typedef struct isthmus_range {
     int64_t offset;
     int64_t length;
     /* length writable bytes, valid until the next isthmus_scan_next or
-     * isthmus_scan_close on the scan. */
+     * isthmus_scan_close on the scan; after that its memory may be handed out again, to
+     * this scan or another sharing its pool. */
     uint8_t *buffer;
 } isthmus_range;
 
@@ -572,12 +574,16 @@ int32_t isthmus_scan_next(isthmus_scan *scan, struct ArrowArray *out_array, int3
  * `capacity` is at least that, the ranges to ranges[0..count) (call with capacity 0 to
  * learn the count). Each range's buffer must be filled completely with the file's bytes
  * [offset, offset + length) before the next isthmus_scan_next. Ranges do not overlap;
- * adjacent column chunks are merged into one range.
+ * adjacent column chunks are merged into one range. A buffer holds zeros when handed out;
+ * it may have held an earlier row group's range, of this scan or another sharing its pool
+ * (isthmus_scan_memory).
  * Errors: INVALID_ARGUMENT (NULL pointers, no ranges pending, the scan in use). */
 int32_t isthmus_scan_ranges(isthmus_scan *scan, isthmus_range *ranges, uint32_t capacity,
                             uint32_t *out_count, isthmus_error *error);
 
-/* Closes a scan, freeing its buffers (range buffers included); NULL is ignored.
+/* Closes a scan; NULL is ignored. Range buffers still waiting to be filled are freed; the
+ * scan's other buffers go back to its pool, which is freed once no scan, exported batch
+ * or hold uses it (isthmus_scan_memory).
  * Batches it exported stay valid. Must be called exactly once, after every other call
  * on the scan has returned. */
 void isthmus_scan_close(isthmus_scan *scan);

@@ -25,10 +25,11 @@
 //! that no later request fitted; allocations are made in size classes
 //! ([`size_class`]) so that a later batch's slightly larger buffer fits one
 //! given back. Scratch buffers (decompressed pages, local files' read
-//! windows) never leave the library: a reader takes them when it starts a
-//! column chunk and gives them back when it is done, so the pool keeps at
-//! most as many as its readers had at once, as plain `Vec`s, each grown to
-//! the largest page or window it has held.
+//! windows, and the buffers a caller reads a row group's column chunks into)
+//! are taken when a column chunk's reader or a row group starts and given
+//! back once its readers are done, so the pool keeps at most as many as were
+//! in use at once, as plain `Vec`s: page and window buffers grown to the
+//! largest they have held, range buffers replaced when a range outgrows them.
 
 use std::ptr::NonNull;
 use std::sync::{Mutex, PoisonError};
@@ -52,6 +53,7 @@ struct Free {
     allocations: Vec<Allocation>,
     pages: Vec<Vec<u8>>,
     windows: Vec<Vec<u8>>,
+    ranges: Vec<Vec<u8>>,
 }
 
 /// What a scratch buffer holds: kept apart, as a chunk's pages and its read
@@ -63,6 +65,9 @@ pub(crate) enum Scratch {
     Page,
     /// A window of a local file's column chunk.
     Window,
+    /// A row group's column chunks, read by the caller (a file opened from
+    /// its footer).
+    Range,
 }
 
 impl Free {
@@ -70,6 +75,7 @@ impl Free {
         match kind {
             Scratch::Page => &mut self.pages,
             Scratch::Window => &mut self.windows,
+            Scratch::Range => &mut self.ranges,
         }
     }
 }
@@ -121,6 +127,32 @@ impl BufferPool {
             .max_by_key(|(_, v)| v.capacity())
             .map(|(i, _)| i);
         largest.map_or_else(Vec::new, |i| scratch.swap_remove(i))
+    }
+
+    /// The smallest scratch buffer of `kind` that holds `len` bytes. When none
+    /// does, the largest of them (too small) is freed, so that a run of
+    /// growing requests leaves no more buffers than were in use at once.
+    pub(crate) fn take_scratch_fitting(&self, kind: Scratch, len: usize) -> Option<Vec<u8>> {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        let scratch = free.scratch(kind);
+        let fitting = scratch
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.capacity() >= len)
+            .min_by_key(|(_, v)| v.capacity())
+            .map(|(i, _)| i);
+        if let Some(i) = fitting {
+            return Some(scratch.swap_remove(i));
+        }
+        let largest = scratch
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, v)| v.capacity())
+            .map(|(i, _)| i);
+        let outgrown = largest.map(|i| scratch.swap_remove(i));
+        drop(free);
+        drop(outgrown);
+        None
     }
 
     /// Keeps `scratch` for a later reader's use as `kind`; dropped with the

@@ -520,7 +520,8 @@ fn every_type_encoding_page_version_and_codec_round_trips() {
 
 /// Scans given one pool, as the files of a split are, reuse the scratch
 /// buffers the readers of earlier row groups and files gave back (pages are
-/// decompressed and local files read through them) and decode as alone.
+/// decompressed, local files read and the caller's ranges filled through
+/// them) and decode as alone.
 #[test]
 fn scans_sharing_a_pool_reuse_its_scratch_buffers() {
     let cases = flat_cases();
@@ -532,12 +533,17 @@ fn scans_sharing_a_pool_reuse_its_scratch_buffers() {
         ..Options::default()
     };
     let bytes = write_cases(&cases, &options);
+    let row_groups = scan::open(&bytes, "test.parquet", Mode::Ranges)
+        .unwrap()
+        .row_groups()
+        .len();
+    assert!(row_groups > 1, "{row_groups} row groups");
     let pool = Arc::<BufferPool>::default();
     let shared = ScanOptions {
         pool: Some(Arc::clone(&pool)),
         ..project(&ids(&cases))
     };
-    for (scan, mode) in [Mode::Local, Mode::Local, Mode::Ranges]
+    for (scan, mode) in [Mode::Local, Mode::Local, Mode::Ranges, Mode::Ranges]
         .into_iter()
         .enumerate()
     {
@@ -555,6 +561,12 @@ fn scans_sharing_a_pool_reuse_its_scratch_buffers() {
             cases.len(),
             "scan {scan}"
         );
+        // The projected chunks are adjacent, so each row group is read as one
+        // range: one buffer, given back once the row group's readers are done
+        // and filled again by the next row groups and scans, not one per row
+        // group.
+        let ranges = usize::from(mode == Mode::Ranges);
+        assert_eq!(pool.scratch_buffers(Scratch::Range), ranges, "scan {scan}");
     }
 }
 

@@ -16,6 +16,7 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::arrow::pool::{size_class, BufferPool, Scratch};
 use crate::error::{Error, Result, Status};
 
 pub(crate) const MAGIC: [u8; 4] = *b"PAR1";
@@ -62,8 +63,8 @@ pub fn footer_length(tail: &[u8], file_size: u64) -> Result<u32> {
 }
 
 /// `len` zero bytes, or OUT_OF_MEMORY. Large zeroed allocations come straight
-/// from the kernel already zero, so a buffer about to be overwritten by a read
-/// costs nothing extra.
+/// from the kernel already zero, so they are not zeroed twice; their pages
+/// still fault in as they are first written.
 pub(crate) fn zeroed_bytes(len: usize) -> Result<Vec<u8>> {
     if len == 0 {
         return Ok(Vec::new());
@@ -190,16 +191,36 @@ pub(crate) enum ChunkSource {
     Caller,
 }
 
-/// Zeroed buffers for the caller to fill with `ranges`. Every range lies within
-/// the file, which the footer's validation guarantees for column chunks.
-pub(crate) fn range_buffers(ranges: &[ByteRange]) -> Result<Vec<Vec<u8>>> {
+/// Zeroed buffers for the caller to fill with `ranges`, each the smallest of
+/// `pool`'s range buffers that holds it (a too-small one is freed,
+/// `BufferPool::take_scratch_fitting`), or a fresh one. Every range lies
+/// within the file, which the footer's validation guarantees for column
+/// chunks.
+///
+/// Reused rather than fresh: a fresh buffer of a row group's chunks is, past
+/// glibc's mmap threshold, new pages that fault in as the caller fills them,
+/// which made a file read through a `FileIO` take half as long again as one
+/// read locally (`docs/benchmarks.md`, Row groups read through a FileIO).
+/// Zeroing a reused buffer keeps a row group from ever seeing another one's
+/// bytes.
+pub(crate) fn range_buffers(ranges: &[ByteRange], pool: &BufferPool) -> Result<Vec<Vec<u8>>> {
     ranges
         .iter()
         .map(|range| {
             let len = usize::try_from(range.len).map_err(|_| {
                 Error::out_of_memory(format!("a range of {} bytes is too large", range.len))
             })?;
-            zeroed_bytes(len)
+            if let Some(mut buffer) = pool.take_scratch_fitting(Scratch::Range, len) {
+                buffer.clear();
+                buffer.resize(len, 0);
+                return Ok(buffer);
+            }
+            // In a size class, so that a later row group's slightly larger
+            // chunks fit it; zero already, and left untouched until filled.
+            let class = len.checked_next_multiple_of(64).map_or(len, size_class);
+            let mut fresh = zeroed_bytes(class)?;
+            fresh.truncate(len);
+            Ok(fresh)
         })
         .collect()
 }
@@ -256,16 +277,22 @@ impl ChunkBytes {
         })
     }
 
-    /// The read buffer of a chunk of a local file, for another chunk's reads;
-    /// empty for one held in memory. Nothing is read from the chunk after.
-    pub(crate) fn take_window(&mut self) -> Vec<u8> {
+    /// The chunk's buffer and its kind, for later reads: a local file's read
+    /// window, or the caller-filled range this chunk shares with the row
+    /// group's other chunks, once none of them holds it any more (empty until
+    /// then). Nothing is read from the chunk after.
+    pub(crate) fn take_buffer(&mut self) -> (Scratch, Vec<u8>) {
         match self {
-            ChunkBytes::Memory { .. } => Vec::new(),
+            ChunkBytes::Memory { buffer, range } => {
+                *range = 0..0;
+                let shared = std::mem::take(buffer);
+                (Scratch::Range, Arc::try_unwrap(shared).unwrap_or_default())
+            }
             ChunkBytes::File {
                 window, window_len, ..
             } => {
                 *window_len = 0;
-                std::mem::take(window)
+                (Scratch::Window, std::mem::take(window))
             }
         }
     }
@@ -404,7 +431,8 @@ mod tests {
         assert_eq!(chunk.get(4, 100).unwrap(), b"er", "clipped to the chunk");
         assert_eq!(chunk.len(), 6);
         assert!(chunk.get(7, 0).is_err());
-        let buffers = range_buffers(&[ByteRange { offset: 4, len: 3 }]).unwrap();
+        let buffers =
+            range_buffers(&[ByteRange { offset: 4, len: 3 }], &BufferPool::default()).unwrap();
         assert_eq!(buffers, [vec![0, 0, 0]]);
         let mut memory = ChunkBytes::memory(Arc::new(b"xxfooterxx".to_vec()), 2..8).unwrap();
         assert_eq!(memory.get(1, 1).unwrap(), b"ooter");
@@ -416,6 +444,36 @@ mod tests {
             .message()
             .contains("directory"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn range_buffers_reuse_the_best_fitting_buffer_zeroed() {
+        let pool = BufferPool::default();
+        let range = |len| ByteRange { offset: 0, len };
+        let ranges = [range(100), range(70_000)];
+        let first = range_buffers(&ranges, &pool).unwrap();
+        let places: Vec<_> = first.iter().map(|b| b.as_ptr()).collect();
+        for mut buffer in first {
+            buffer.fill(0xab);
+            pool.give_scratch(Scratch::Range, buffer);
+        }
+        // The small range first: it must not take the large buffer.
+        let again = range_buffers(&ranges, &pool).unwrap();
+        assert_eq!(again.iter().map(|b| b.as_ptr()).collect::<Vec<_>>(), places);
+        assert_eq!(
+            again.iter().map(Vec::len).collect::<Vec<_>>(),
+            [100, 70_000]
+        );
+        assert!(again.iter().flatten().all(|&b| b == 0), "zeroed again");
+        for buffer in again {
+            pool.give_scratch(Scratch::Range, buffer);
+        }
+        // Larger than either: fresh, and the outgrown large buffer is freed
+        // rather than kept beside it.
+        let larger = range_buffers(&[range(200_000)], &pool).unwrap();
+        assert_eq!(pool.scratch_buffers(Scratch::Range), 1);
+        assert_eq!(larger[0].len(), 200_000);
+        assert!(larger[0].iter().all(|&b| b == 0));
     }
 
     #[test]

@@ -93,8 +93,8 @@ impl Drop for ColumnReader {
         }
         self.pool
             .give_scratch(Scratch::Page, std::mem::take(&mut self.spare));
-        self.pool
-            .give_scratch(Scratch::Window, self.chunk.take_window());
+        let (kind, buffer) = self.chunk.take_buffer();
+        self.pool.give_scratch(kind, buffer);
     }
 }
 

@@ -318,7 +318,7 @@ impl Scan {
                         }
                         ChunkSource::Caller => {
                             let plan = self.plan(row_group);
-                            let buffers = range_buffers(&plan.ranges)
+                            let buffers = range_buffers(&plan.ranges, &self.pool)
                                 .map_err(|e| self.file.location().row_group(row_group).wrap(e))?;
                             if !plan.ranges.is_empty() {
                                 self.state = State::AwaitingRanges {
