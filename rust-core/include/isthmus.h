@@ -263,8 +263,8 @@ typedef struct isthmus_scan isthmus_scan;
  * the scan's pool, from which its next batches take theirs, as do the buffers its readers
  * decompress pages and read the file through, and those isthmus_scan_ranges hands out,
  * once the readers are done with a row group. The pool is the scan's own, or shared with
- * other scans (isthmus_scan_options.memory); it frees its memory only once every scan
- * using it is closed, every batch released and every hold released. So while a consumer
+ * other scans (isthmus_scan_options.memory); it frees a batch's memory only once every
+ * scan using it is closed, every batch released and every hold released. So while a consumer
  * holds it, the memory of a released batch stays mapped: a view of it that the consumer
  * cannot invalidate at once (Java's shared arenas, docs/ownership.md) reads whatever a
  * later batch wrote there, never freed memory. */
@@ -427,7 +427,8 @@ typedef struct isthmus_scan_options {
      * its memory from and gives it back to (ABI 10). Scans of a run of small files, each
      * opened with a hold taken on the first, then reuse the memory the earlier scans'
      * released batches and finished readers gave back, instead of faulting fresh pages
-     * in for every file; the pool keeps all of it until the last of them lets it go.
+     * in for every file; the pool keeps it until the last of them lets it go (but for a
+     * range buffer a larger range replaced).
      * Scans sharing a pool may run on different threads at once. */
     const isthmus_scan_memory *memory;
 } isthmus_scan_options;
@@ -440,8 +441,8 @@ typedef struct isthmus_range {
     int64_t offset;
     int64_t length;
     /* length writable bytes, valid until the next isthmus_scan_next or
-     * isthmus_scan_close on the scan; after that its memory may be handed out again, to
-     * this scan or another sharing its pool. */
+     * isthmus_scan_close on the scan; after that its memory may be freed, or handed out
+     * again to this scan or another sharing its pool. */
     uint8_t *buffer;
 } isthmus_range;
 
@@ -581,9 +582,10 @@ int32_t isthmus_scan_next(isthmus_scan *scan, struct ArrowArray *out_array, int3
 int32_t isthmus_scan_ranges(isthmus_scan *scan, isthmus_range *ranges, uint32_t capacity,
                             uint32_t *out_count, isthmus_error *error);
 
-/* Closes a scan; NULL is ignored. Range buffers still waiting to be filled are freed; the
- * scan's other buffers go back to its pool, which is freed once no scan, exported batch
- * or hold uses it (isthmus_scan_memory).
+/* Closes a scan; NULL is ignored. Range buffers handed out and not yet taken by
+ * isthmus_scan_next are freed; the other buffers it took from its pool (batch values,
+ * pages, read windows, ranges) go back to it, and the pool is freed once no scan,
+ * exported batch or hold uses it (isthmus_scan_memory); the rest is freed.
  * Batches it exported stay valid. Must be called exactly once, after every other call
  * on the scan has returned. */
 void isthmus_scan_close(isthmus_scan *scan);

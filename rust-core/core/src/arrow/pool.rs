@@ -16,8 +16,10 @@
 //! one released before it, already mapped and often still in cache, whatever
 //! the consumer holds.
 //!
-//! The pool never frees what it was given back before it is dropped itself, so
-//! memory it handed out stays mapped for as long as anything holds the pool:
+//! The pool never frees a batch's allocation it was given back before it is
+//! dropped itself (only a range buffer that a larger range replaced), so
+//! memory it handed out for batches stays mapped for as long as anything
+//! holds the pool:
 //! a consumer that keeps views of released batches for a while (Java's arenas,
 //! docs/ownership.md) holds the pool for that long, and such a view reads
 //! whatever a later batch wrote there, never freed memory. The pool holds at
@@ -119,19 +121,21 @@ impl BufferPool {
     /// contents are stale and its length whatever it was; only its capacity
     /// is reused.
     pub(crate) fn take_scratch(&self, kind: Scratch) -> Vec<u8> {
+        self.take_largest(kind).unwrap_or_default()
+    }
+
+    fn take_largest(&self, kind: Scratch) -> Option<Vec<u8>> {
         let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
         let scratch = free.scratch(kind);
         let largest = scratch
             .iter()
             .enumerate()
             .max_by_key(|(_, v)| v.capacity())
-            .map(|(i, _)| i);
-        largest.map_or_else(Vec::new, |i| scratch.swap_remove(i))
+            .map(|(i, _)| i)?;
+        Some(scratch.swap_remove(largest))
     }
 
-    /// The smallest scratch buffer of `kind` that holds `len` bytes. When none
-    /// does, the largest of them (too small) is freed, so that a run of
-    /// growing requests leaves no more buffers than were in use at once.
+    /// The smallest scratch buffer of `kind` that holds `len` bytes, if any.
     pub(crate) fn take_scratch_fitting(&self, kind: Scratch, len: usize) -> Option<Vec<u8>> {
         let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
         let scratch = free.scratch(kind);
@@ -140,19 +144,16 @@ impl BufferPool {
             .enumerate()
             .filter(|(_, v)| v.capacity() >= len)
             .min_by_key(|(_, v)| v.capacity())
-            .map(|(i, _)| i);
-        if let Some(i) = fitting {
-            return Some(scratch.swap_remove(i));
-        }
-        let largest = scratch
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, v)| v.capacity())
-            .map(|(i, _)| i);
-        let outgrown = largest.map(|i| scratch.swap_remove(i));
-        drop(free);
-        drop(outgrown);
-        None
+            .map(|(i, _)| i)?;
+        Some(scratch.swap_remove(fitting))
+    }
+
+    /// Frees the largest scratch buffer of `kind`, one that no request fitted:
+    /// called before a fresh one replaces it, so that a run of growing
+    /// requests leaves no more buffers than were in use at once.
+    pub(crate) fn free_largest_scratch(&self, kind: Scratch) {
+        // Freed here, outside the lock.
+        drop(self.take_largest(kind));
     }
 
     /// Keeps `scratch` for a later reader's use as `kind`; dropped with the
@@ -165,6 +166,16 @@ impl BufferPool {
                 .scratch(kind)
                 .push(scratch);
         }
+    }
+
+    /// Where the scratch buffers of `kind` held for reuse are.
+    #[cfg(test)]
+    pub(crate) fn scratch_addresses(&self, kind: Scratch) -> Vec<usize> {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        free.scratch(kind)
+            .iter()
+            .map(|v| v.as_ptr() as usize)
+            .collect()
     }
 
     /// Scratch buffers of `kind` held for reuse.

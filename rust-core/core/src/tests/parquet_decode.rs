@@ -543,6 +543,7 @@ fn scans_sharing_a_pool_reuse_its_scratch_buffers() {
         pool: Some(Arc::clone(&pool)),
         ..project(&ids(&cases))
     };
+    let mut range_buffer = None;
     for (scan, mode) in [Mode::Local, Mode::Local, Mode::Ranges, Mode::Ranges]
         .into_iter()
         .enumerate()
@@ -567,6 +568,15 @@ fn scans_sharing_a_pool_reuse_its_scratch_buffers() {
         // group.
         let ranges = usize::from(mode == Mode::Ranges);
         assert_eq!(pool.scratch_buffers(Scratch::Range), ranges, "scan {scan}");
+        if mode == Mode::Ranges {
+            // The same buffer, not a fresh one for each scan.
+            let kept = pool.scratch_addresses(Scratch::Range);
+            assert_eq!(
+                *range_buffer.get_or_insert(kept.clone()),
+                kept,
+                "scan {scan}"
+            );
+        }
     }
 }
 

@@ -191,11 +191,12 @@ pub(crate) enum ChunkSource {
     Caller,
 }
 
-/// Zeroed buffers for the caller to fill with `ranges`, each the smallest of
-/// `pool`'s range buffers that holds it (a too-small one is freed,
-/// `BufferPool::take_scratch_fitting`), or a fresh one. Every range lies
-/// within the file, which the footer's validation guarantees for column
-/// chunks.
+/// Zeroed buffers for the caller to fill with `ranges`: each the smallest of
+/// `pool`'s range buffers that holds it, the largest ranges served first so
+/// that a small one never takes what a larger one needs, or else a fresh
+/// buffer, for which the largest pooled one (too small for any) is freed.
+/// Every range lies within the file, which the footer's validation
+/// guarantees for column chunks.
 ///
 /// Reused rather than fresh: a fresh buffer of a row group's chunks is, past
 /// glibc's mmap threshold, new pages that fault in as the caller fills them,
@@ -204,23 +205,38 @@ pub(crate) enum ChunkSource {
 /// Zeroing a reused buffer keeps a row group from ever seeing another one's
 /// bytes.
 pub(crate) fn range_buffers(ranges: &[ByteRange], pool: &BufferPool) -> Result<Vec<Vec<u8>>> {
-    ranges
+    let lens = ranges
         .iter()
         .map(|range| {
-            let len = usize::try_from(range.len).map_err(|_| {
+            usize::try_from(range.len).map_err(|_| {
                 Error::out_of_memory(format!("a range of {} bytes is too large", range.len))
-            })?;
-            if let Some(mut buffer) = pool.take_scratch_fitting(Scratch::Range, len) {
+            })
+        })
+        .collect::<Result<Vec<usize>>>()?;
+    let mut largest_first: Vec<usize> = (0..lens.len()).collect();
+    largest_first.sort_by_key(|&i| std::cmp::Reverse(lens[i]));
+    let mut reused: Vec<Option<Vec<u8>>> = largest_first.iter().map(|_| None).collect();
+    for &i in &largest_first {
+        reused[i] = pool.take_scratch_fitting(Scratch::Range, lens[i]);
+    }
+    lens.iter()
+        .zip(reused)
+        .map(|(&len, buffer)| match buffer {
+            Some(mut buffer) => {
                 buffer.clear();
                 buffer.resize(len, 0);
-                return Ok(buffer);
+                Ok(buffer)
             }
-            // In a size class, so that a later row group's slightly larger
-            // chunks fit it; zero already, and left untouched until filled.
-            let class = len.checked_next_multiple_of(64).map_or(len, size_class);
-            let mut fresh = zeroed_bytes(class)?;
-            fresh.truncate(len);
-            Ok(fresh)
+            None => {
+                pool.free_largest_scratch(Scratch::Range);
+                // In a size class, so that a later row group's slightly
+                // larger chunks fit it; zero already, and left untouched
+                // until filled.
+                let class = len.checked_next_multiple_of(64).map_or(len, size_class);
+                let mut fresh = zeroed_bytes(class)?;
+                fresh.truncate(len);
+                Ok(fresh)
+            }
         })
         .collect()
 }
@@ -453,12 +469,13 @@ mod tests {
         let ranges = [range(100), range(70_000)];
         let first = range_buffers(&ranges, &pool).unwrap();
         let places: Vec<_> = first.iter().map(|b| b.as_ptr()).collect();
-        for mut buffer in first {
+        // Given back large first, so that first fit would differ from best fit.
+        for mut buffer in first.into_iter().rev() {
             buffer.fill(0xab);
             pool.give_scratch(Scratch::Range, buffer);
         }
-        // The small range first: it must not take the large buffer.
         let again = range_buffers(&ranges, &pool).unwrap();
+        assert_eq!(pool.scratch_buffers(Scratch::Range), 0, "both taken");
         assert_eq!(again.iter().map(|b| b.as_ptr()).collect::<Vec<_>>(), places);
         assert_eq!(
             again.iter().map(Vec::len).collect::<Vec<_>>(),
@@ -468,12 +485,13 @@ mod tests {
         for buffer in again {
             pool.give_scratch(Scratch::Range, buffer);
         }
-        // Larger than either: fresh, and the outgrown large buffer is freed
-        // rather than kept beside it.
-        let larger = range_buffers(&[range(200_000)], &pool).unwrap();
-        assert_eq!(pool.scratch_buffers(Scratch::Range), 1);
-        assert_eq!(larger[0].len(), 200_000);
-        assert!(larger[0].iter().all(|&b| b == 0));
+        // A small range beside one larger than either: the small one takes the
+        // small buffer, and the outgrown large one is freed, not kept.
+        let larger = range_buffers(&[range(90), range(200_000)], &pool).unwrap();
+        assert_eq!(larger[0].as_ptr(), places[0]);
+        assert_eq!(pool.scratch_buffers(Scratch::Range), 0);
+        assert_eq!(larger[1].len(), 200_000);
+        assert!(larger.iter().flatten().all(|&b| b == 0));
     }
 
     #[test]
